@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RT_SCHED_H
+#define RT_SCHED_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What stands between this process and SCHED_FIFO, as far as it can be seen. */
+struct rt_privilege {
+	bool root;		/* effective uid 0 */
+	bool cap_sys_nice;	/* CAP_SYS_NICE in the effective set */
+	long rlimit_rtprio;	/* RLIMIT_RTPRIO soft limit, -1 for unlimited */
+	bool cgroup_no_rt;	/* the cpu cgroup (v1, RT_GROUP_SCHED) grants no RT runtime */
+	char cgroup_file[PATH_MAX];	/* the cpu.rt_runtime_us file that says so */
+};
+
+/* RT throttling as /proc/sys/kernel/sched_rt_{runtime,period}_us set it. */
+struct rt_throttle {
+	long runtime_us;	/* -1: throttling off */
+	long period_us;
+};
+
+int rt_sched_set_fifo(pthread_t thread, int prio);
+int rt_sched_attr_fifo(pthread_attr_t *attr, int prio);
+int rt_sched_probe(int prio);
+void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const char *cgroup_root);
+int rt_sched_throttle(struct rt_throttle *t);
+int rt_sched_preempt_model(char *buf, size_t len);
+int rt_sched_realtime(void);
+
+#endif

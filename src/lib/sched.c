@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SCHED_FIFO for threads, a privilege probe that really tries it, and what the
+ * kernel says about RT throttling and preemption.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "rt_sched.h"
+
+#define CAP_SYS_NICE_BIT 23
+
+/**
+ * rt_sched_set_fifo - make @thread SCHED_FIFO at @prio
+ *
+ * Returns 0 or a negative errno (pthread's positive codes are negated).
+ */
+int rt_sched_set_fifo(pthread_t thread, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return -pthread_setschedparam(thread, SCHED_FIFO, &sp);
+}
+
+/**
+ * rt_sched_attr_fifo - have threads created with @attr start as SCHED_FIFO @prio
+ *
+ * The thread then never runs a single instruction under another policy.
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_sched_attr_fifo(pthread_attr_t *attr, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	int ret;
+
+	ret = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
+	if (!ret)
+		ret = pthread_attr_setschedpolicy(attr, SCHED_FIFO);
+	if (!ret)
+		ret = pthread_attr_setschedparam(attr, &sp);
+	return -ret;
+}
+
+/**
+ * rt_sched_probe - can the calling thread run SCHED_FIFO at @prio?
+ *
+ * Really switches the calling thread to SCHED_FIFO @prio and back: uid 0 is
+ * neither necessary (CAP_SYS_NICE, RLIMIT_RTPRIO) nor sufficient (an RT cgroup
+ * without runtime refuses root too).
+ *
+ * Returns 0 when it can, a negative errno (-EPERM, -EINVAL) when it cannot.
+ */
+int rt_sched_probe(int prio)
+{
+	struct sched_param old, sp = { .sched_priority = prio };
+	int policy, ret;
+
+	ret = pthread_getschedparam(pthread_self(), &policy, &old);
+	if (ret)
+		return -ret;
+	ret = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (ret)
+		return -ret;
+	return -pthread_setschedparam(pthread_self(), policy, &old);
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static long read_long(const char *path, long fallback)
+{
+	char buf[64], *end;
+	long v;
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return fallback;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf)
+		return fallback;
+	return v;
+}
+
+/* The path of the v1 "cpu" controller's cgroup in /proc/self/cgroup, or NULL. */
+static const char *cpu_cgroup_v1(char *buf, size_t len, const char *proc_root)
+{
+	char path[PATH_MAX], *line, *save;
+
+	snprintf(path, sizeof(path), "%s/self/cgroup", proc_root);
+	if (read_file(path, buf, len) <= 0)
+		return NULL;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *ctrl = strchr(line, ':'), *where, *c, *csave;
+
+		if (!ctrl)
+			continue;
+		where = strchr(++ctrl, ':');
+		if (!where)
+			continue;
+		*where++ = '\0';
+		for (c = strtok_r(ctrl, ",", &csave); c; c = strtok_r(NULL, ",", &csave)) {
+			if (!strcmp(c, "cpu"))
+				return where;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * rt_sched_privilege - describe what grants or denies SCHED_FIFO here
+ * @proc_root: "/proc" (tests pass a fixture tree)
+ * @cgroup_root: "/sys/fs/cgroup"
+ *
+ * Fills @priv from the effective uid, CapEff in /proc/self/status,
+ * RLIMIT_RTPRIO and, for cgroup v1 with RT group scheduling, the cpu
+ * controller's cpu.rt_runtime_us. Used to explain a failed rt_sched_probe().
+ */
+void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const char *cgroup_root)
+{
+	char buf[4096], path[PATH_MAX + 64];
+	const char *cg;
+	struct rlimit rl;
+	char *cap;
+
+	memset(priv, 0, sizeof(*priv));
+	priv->root = geteuid() == 0;
+	snprintf(path, sizeof(path), "%s/self/status", proc_root);
+	if (read_file(path, buf, sizeof(buf)) > 0 && (cap = strstr(buf, "\nCapEff:"))) {
+		unsigned long long caps = strtoull(cap + 8, NULL, 16);
+
+		priv->cap_sys_nice = caps & (1ULL << CAP_SYS_NICE_BIT);
+	}
+	priv->rlimit_rtprio = 0;
+	if (!getrlimit(RLIMIT_RTPRIO, &rl))
+		priv->rlimit_rtprio = rl.rlim_cur == RLIM_INFINITY ? -1 : (long)rl.rlim_cur;
+
+	cg = cpu_cgroup_v1(buf, sizeof(buf), proc_root);
+	if (cg) {
+		static const char *const mounts[] = { "cpu,cpuacct", "cpu" };
+		size_t i;
+
+		for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+			snprintf(priv->cgroup_file, sizeof(priv->cgroup_file),
+				 "%s/%s%s/cpu.rt_runtime_us", cgroup_root, mounts[i], cg);
+			if (read_long(priv->cgroup_file, -2) == 0) {
+				priv->cgroup_no_rt = true;
+				break;
+			}
+		}
+		if (!priv->cgroup_no_rt)
+			priv->cgroup_file[0] = '\0';
+	}
+}
+
+/**
+ * rt_sched_throttle - read RT throttling from /proc/sys/kernel
+ *
+ * Returns 0, or -ENOENT when the kernel does not expose it.
+ */
+int rt_sched_throttle(struct rt_throttle *t)
+{
+	t->runtime_us = read_long("/proc/sys/kernel/sched_rt_runtime_us", LONG_MIN);
+	t->period_us = read_long("/proc/sys/kernel/sched_rt_period_us", LONG_MIN);
+	if (t->runtime_us == LONG_MIN || t->period_us == LONG_MIN)
+		return -ENOENT;
+	return 0;
+}
+
+/**
+ * rt_sched_realtime - the value of /sys/kernel/realtime (1 on PREEMPT_RT)
+ *
+ * Returns 1 or 0, or -ENOENT when the file does not exist (not PREEMPT_RT).
+ */
+int rt_sched_realtime(void)
+{
+	long v = read_long("/sys/kernel/realtime", -1);
+
+	return v < 0 ? -ENOENT : (int)v;
+}
+
+/*
+ * The active model of a PREEMPT_DYNAMIC kernel, "(full)" among the choices in
+ * debugfs when it is mounted and readable.
+ */
+static const char *dynamic_model(char *buf, size_t len)
+{
+	static const char *const files[] = {
+		"/sys/kernel/debug/sched/preempt",
+	};
+	char *open, *close;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (read_file(files[i], buf, len) <= 0)
+			continue;
+		open = strchr(buf, '(');
+		close = open ? strchr(open, ')') : NULL;
+		if (open && close) {
+			*close = '\0';
+			return open + 1;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * rt_sched_preempt_model - name the kernel's preemption model
+ *
+ * From the PREEMPT_RT / PREEMPT_DYNAMIC / PREEMPT tags of the kernel version
+ * string, /sys/kernel/realtime and, for PREEMPT_DYNAMIC, the model in force
+ * when debugfs shows it: "PREEMPT_RT", "PREEMPT_DYNAMIC (full)", "PREEMPT",
+ * "PREEMPT_DYNAMIC (mode unknown)" or "none (server or voluntary)".
+ *
+ * Returns what snprintf returns.
+ */
+int rt_sched_preempt_model(char *buf, size_t len)
+{
+	struct utsname u;
+	char dyn[256];
+	const char *mode;
+
+	if (uname(&u))
+		return snprintf(buf, len, "unknown");
+	if (strstr(u.version, "PREEMPT_RT") || rt_sched_realtime() == 1)
+		return snprintf(buf, len, "PREEMPT_RT");
+	if (strstr(u.version, "PREEMPT_DYNAMIC")) {
+		mode = dynamic_model(dyn, sizeof(dyn));
+		return snprintf(buf, len, "PREEMPT_DYNAMIC (%s)", mode ? mode : "mode unknown");
+	}
+	if (strstr(u.version, "PREEMPT"))
+		return snprintf(buf, len, "PREEMPT");
+	return snprintf(buf, len, "none (server or voluntary)");
+}

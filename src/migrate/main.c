@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * migrate: SCHED_FIFO threads of rising priority contend on mutexes; per
+ * thread, count voluntary and involuntary context switches, migrations and
+ * iterations. The experiment behind kernel commit 43fa5460fe60 ("sched: Try
+ * not to migrate higher priority RT tasks").
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "migrate.h"
+#include "run.h"
+#include "rt_clock.h"
+#include "rt_cpus.h"
+#include "rt_opts.h"
+#include "rt_report.h"
+#include "rt_sched.h"
+#include "rt_tracemark.h"
+
+/* Exit codes, as DESIGN.md and migrate(8) state them. */
+enum {
+	EXIT_RAN = 0,
+	EXIT_CHECK = 1,
+	EXIT_USAGE = 2,
+	EXIT_SYSCALL = 3,
+	EXIT_MISSING = 4,
+};
+
+#define PRIO_MAX 99
+#define DEFAULT_BASE_PRIO 1
+#define DEFAULT_LOOPS 50
+
+static const struct mig_mode *const modes[] = { &mig_lockstep, &mig_paired, &mig_contention };
+
+static const struct rt_optspec spec_threads = { "--threads", RT_OPT_INT, 1, PRIO_MAX - 1, 0 };
+static const struct rt_optspec spec_locks = { "--locks", RT_OPT_INT, 1, 1024, 0 };
+static const struct rt_optspec spec_loops = { "--loops", RT_OPT_INT, 1, 100000000, 0 };
+static const struct rt_optspec spec_base = { "--base-prio", RT_OPT_INT, 1, PRIO_MAX - 1, 0 };
+static const struct rt_optspec spec_duration = { "--duration", RT_OPT_DURATION,
+						 10 * RT_NSEC_PER_MSEC, 24 * 3600 * RT_NSEC_PER_SEC,
+						 RT_NSEC_PER_SEC };
+static const struct rt_optspec spec_unit = { "--unit", RT_OPT_DURATION, 10 * RT_NSEC_PER_USEC,
+					     RT_NSEC_PER_SEC, RT_NSEC_PER_MSEC };
+
+static const struct option long_options[] = {
+	{ "mode", required_argument, NULL, 'm' },
+	{ "threads", required_argument, NULL, 't' },
+	{ "locks", required_argument, NULL, 'l' },
+	{ "pi", no_argument, NULL, 'p' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "loops", required_argument, NULL, 'L' },
+	{ "unit", required_argument, NULL, 'u' },
+	{ "base-prio", required_argument, NULL, 'b' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+/* leading ':' so that a missing argument is told apart from an unknown option */
+static const char short_options[] = ":m:t:l:pd:L:u:b:c:qhV";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: migrate [OPTION]...\n"
+		"SCHED_FIFO threads of rising priority contend on mutexes; print per thread\n"
+		"the voluntary and involuntary context switches, migrations and iterations.\n"
+		"\n"
+		"  -m, --mode MODE        lockstep, paired or contention (default)\n"
+		"  -t, --threads N        benchmark threads, 1-98 (lockstep: CPUs + 1,\n"
+		"                         paired: locks + 1, contention: 2 x CPUs)\n"
+		"  -l, --locks N          mutexes, 1-1024 (default: one per CPU)\n"
+		"  -p, --pi               priority-inheritance mutexes (PTHREAD_PRIO_INHERIT)\n"
+		"  -d, --duration TIME    contention: how long to run, 10ms-24h (default 10s;\n"
+		"                         a number alone is seconds)\n"
+		"  -L, --loops N          lockstep, paired: passes per thread, 1-100000000\n"
+		"                         (default 50)\n"
+		"  -u, --unit TIME        the unit of busy work and sleep, 10us-1s (default\n"
+		"                         1ms; a number alone is milliseconds)\n"
+		"  -b, --base-prio N      thread id runs at SCHED_FIFO N + id, 1-98 (default 1);\n"
+		"                         N + threads (the coordinating thread) must be <= 99\n"
+		"  -c, --cpus LIST        run on these CPUs, e.g. 0-3,6 (default: all usable)\n"
+		"  -q, --quiet            print the table only\n"
+		"  -h, --help             show this help and exit\n"
+		"  -V, --version          show the version and exit\n"
+		"\n"
+		"TIME takes a unit: us, ms, s, m or h. Exit status: 0 ran, 2 bad usage,\n"
+		"3 a system call failed, 4 a requirement is missing (RT privilege).\n"
+		"See migrate(8).\n");
+}
+
+static void __attribute__((format(printf, 2, 3))) die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("migrate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static int64_t opt_value(const struct rt_optspec *spec, const char *arg)
+{
+	char err[RT_OPT_ERRLEN];
+	int64_t v;
+
+	if (rt_opt_parse(spec, arg, &v, err, sizeof(err)))
+		die(EXIT_USAGE, "%s", err);
+	return v;
+}
+
+static const struct mig_mode *parse_mode(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(arg, modes[i]->name))
+			return modes[i];
+	}
+	die(EXIT_USAGE, "invalid --mode '%s': expected lockstep, paired or contention", arg);
+	return NULL;
+}
+
+static struct bitmask *parse_cpus(const char *arg, const struct bitmask *usable)
+{
+	char have[256];
+	struct bitmask *cpus;
+	int bad;
+
+	rt_cpus_format(usable, have, sizeof(have));
+	cpus = rt_cpus_parse(arg, usable, &bad);
+	if (cpus)
+		return cpus;
+	if (errno == EPERM)
+		die(EXIT_USAGE,
+		    "invalid --cpus '%s': CPU %d is not usable by this process (affinity or "
+		    "cpuset); usable CPUs: %s",
+		    arg, bad, have);
+	if (errno == ENOENT)
+		die(EXIT_USAGE, "invalid --cpus '%s': the list names no CPU; usable CPUs: %s", arg,
+		    have);
+	die(EXIT_USAGE, "invalid --cpus '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s",
+	    arg, *rt_cpus_numa_message() ? " (libnuma: " : "", rt_cpus_numa_message(),
+	    *rt_cpus_numa_message() ? ")" : "", have);
+	return NULL;
+}
+
+static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
+{
+	struct bitmask *usable;
+	char err[RT_OPT_ERRLEN];
+	int c;
+
+	usable = rt_cpus_usable();
+	if (!usable)
+		die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			cfg->mode = parse_mode(optarg);
+			break;
+		case 't':
+			cfg->nr_threads = (int)opt_value(&spec_threads, optarg);
+			cfg->set_threads = true;
+			break;
+		case 'l':
+			cfg->nr_locks = (int)opt_value(&spec_locks, optarg);
+			cfg->set_locks = true;
+			break;
+		case 'p':
+			cfg->pi = true;
+			break;
+		case 'd':
+			cfg->duration_ns = opt_value(&spec_duration, optarg);
+			cfg->set_duration = true;
+			break;
+		case 'L':
+			cfg->loops = opt_value(&spec_loops, optarg);
+			cfg->set_loops = true;
+			break;
+		case 'u':
+			cfg->unit_ns = opt_value(&spec_unit, optarg);
+			break;
+		case 'b':
+			cfg->base_prio = (int)opt_value(&spec_base, optarg);
+			break;
+		case 'c':
+			if (cfg->cpus)
+				numa_free_cpumask(cfg->cpus);
+			cfg->cpus = parse_cpus(optarg, usable);
+			break;
+		case 'q':
+			cfg->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_RAN);
+		case 'V':
+			printf("migrate (rtsched) %s\n", RT_VERSION);
+			exit(EXIT_RAN);
+		case ':':
+			die(EXIT_USAGE, "option '%s' needs a value; see migrate --help",
+			    argv[optind - 1]);
+			break;
+		default:
+			/* "--pi=3": getopt reports a known option given a value */
+			if (optopt && strchr(short_options, optopt) && argv[optind - 1][1] == '-')
+				die(EXIT_USAGE, "option '%s' takes no value; see migrate --help",
+				    argv[optind - 1]);
+			if (optopt)
+				die(EXIT_USAGE, "unknown option '-%c'; see migrate --help", optopt);
+			die(EXIT_USAGE, "unknown option '%s'; see migrate --help", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die(EXIT_USAGE, "unexpected argument '%s': migrate takes options only; see "
+				"migrate --help",
+		    argv[optind]);
+
+	if (!cfg->cpus)
+		cfg->cpus = usable;
+	else
+		numa_free_cpumask(usable);
+	if (cfg->mode->configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
+		die(EXIT_USAGE, "%s", err);
+	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
+	if (cfg->base_prio + cfg->nr_threads > PRIO_MAX)
+		die(EXIT_USAGE,
+		    "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
+		    "accepted: --threads up to %d at this base, or --base-prio up to %d",
+		    cfg->nr_threads, cfg->base_prio, cfg->base_prio,
+		    cfg->base_prio + cfg->nr_threads, PRIO_MAX, PRIO_MAX - cfg->base_prio,
+		    PRIO_MAX - cfg->nr_threads);
+}
+
+/* Exit 4 with what would grant SCHED_FIFO at @prio here. */
+static void no_rt_privilege(int prio, int err)
+{
+	struct rt_privilege priv;
+
+	rt_sched_privilege(&priv, "/proc", "/sys/fs/cgroup");
+	if (priv.cgroup_no_rt)
+		die(EXIT_MISSING,
+		    "cannot run SCHED_FIFO threads: %s; this process's cgroup gives RT tasks no "
+		    "runtime (%s is 0): give it RT runtime or run from a cgroup that has some",
+		    strerror(-err), priv.cgroup_file);
+	if (priv.root || priv.cap_sys_nice)
+		die(EXIT_MISSING,
+		    "cannot run SCHED_FIFO threads at priority %d: %s, although the process has "
+		    "%s; check RT group scheduling (cpu.rt_runtime_us of its cgroup) and "
+		    "security modules",
+		    prio, strerror(-err), priv.root ? "root" : "CAP_SYS_NICE");
+	die(EXIT_MISSING,
+	    "cannot run SCHED_FIFO threads at priority %d: %s; run as root, or grant "
+	    "CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep migrate), or raise "
+	    "RLIMIT_RTPRIO to %d (now %ld; ulimit -r, limits.conf rtprio)",
+	    prio, strerror(-err), prio, priv.rlimit_rtprio);
+}
+
+static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
+{
+	char cpus[256], unit[32], dur[32], model[128];
+	struct rt_throttle thr;
+	struct utsname u;
+
+	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
+	rt_format_duration(unit, sizeof(unit), cfg->unit_ns);
+	printf("migrate %s: mode %s, %d threads (SCHED_FIFO %d-%d), %d locks (%s), CPUs %s\n",
+	       RT_VERSION, cfg->mode->name, cfg->nr_threads, cfg->base_prio,
+	       cfg->base_prio + cfg->nr_threads - 1, cfg->nr_locks, cfg->pi ? "PI" : "no PI",
+	       cpus);
+	printf("%s\n", cfg->mode->summary);
+	if (cfg->duration_ns) {
+		rt_format_duration(dur, sizeof(dur), cfg->duration_ns);
+		printf("unit %s = %llu busy loops, duration %s\n", unit,
+		       (unsigned long long)work->loops_per_unit, dur);
+	} else {
+		printf("unit %s = %llu busy loops, %lld loops\n", unit,
+		       (unsigned long long)work->loops_per_unit, (long long)cfg->loops);
+	}
+	rt_sched_preempt_model(model, sizeof(model));
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	if (rt_sched_throttle(&thr))
+		printf("kernel %s, %s, RT throttling unknown\n", u.release, model);
+	else if (thr.runtime_us < 0)
+		printf("kernel %s, %s, RT throttling off\n", u.release, model);
+	else
+		printf("kernel %s, %s, RT throttling %ld/%ld us\n", u.release, model,
+		       thr.runtime_us, thr.period_us);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
+			  const struct mig_outcome *out, int64_t startup_ns)
+{
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* the whole table or none of it */
+	f = open_memstream(&table, &len);
+	if (!f || rt_report_table(f, rows, (size_t)cfg->nr_threads) || fclose(f))
+		die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+	fputs(table, stdout);
+	free(table);
+	if (!out->migrations_from_proc)
+		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
+		       "this kernel has no /proc/self/task/TID/sched\n");
+	if (!cfg->quiet) {
+		char asked[32];
+
+		printf("\nmeasured %.3f s", (double)(out->end_ns - out->start_ns) / RT_NSEC_PER_SEC);
+		if (cfg->duration_ns) {
+			rt_format_duration(asked, sizeof(asked), cfg->duration_ns);
+			printf(" (duration %s)", asked);
+		}
+		printf(", start-up %.1f ms\n", (double)startup_ns / RT_NSEC_PER_MSEC);
+	}
+	if (fflush(stdout))
+		die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	int64_t main_start = rt_now_ns(CLOCK_MONOTONIC);
+	struct mig_cfg cfg = {
+		.mode = &mig_contention,
+		.loops = DEFAULT_LOOPS,
+		.unit_ns = RT_NSEC_PER_MSEC,
+		.base_prio = DEFAULT_BASE_PRIO,
+	};
+	struct mig_run run = { .cfg = &cfg, .proc_root = "/proc" };
+	struct mig_outcome out;
+	char err[512];
+	struct rt_row *rows;
+	int main_prio, ret;
+
+	parse_options(argc, argv, &cfg);
+
+	main_prio = cfg.base_prio + cfg.nr_threads;
+	ret = rt_sched_probe(main_prio);
+	if (ret)
+		no_rt_privilege(main_prio, ret);
+
+	rows = calloc((size_t)cfg.nr_threads, sizeof(*rows));
+	if (!rows)
+		die(EXIT_SYSCALL, "out of memory");
+	ret = rt_work_calibrate(&run.work, cfg.unit_ns);
+	if (ret)
+		die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
+
+	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
+	rt_tracemark_open();
+
+	ret = rt_cpus_set_affinity(cfg.cpus);
+	if (ret)
+		die(EXIT_SYSCALL, "sched_setaffinity: %s", strerror(-ret));
+	ret = rt_sched_set_fifo(pthread_self(), main_prio);
+	if (ret == -EPERM)
+		no_rt_privilege(main_prio, ret);
+	if (ret)
+		die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
+
+	if (!cfg.quiet)
+		print_header(&cfg, &run.work);
+
+	ret = mig_execute(&run, rows, &out, err, sizeof(err));
+	if (out.denied)
+		no_rt_privilege(main_prio, ret);
+	if (ret)
+		die(EXIT_SYSCALL, "%s", err);
+
+	/* an unlocked run is still a run: say what it may have cost */
+	if (out.mlock_err)
+		fprintf(stderr,
+			"migrate: warning: memory not locked (mlockall: %s): page faults may add "
+			"noise; raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK\n",
+			strerror(out.mlock_err));
+	print_results(&cfg, rows, &out, out.start_ns - main_start);
+	rt_tracemark_close();
+	numa_free_cpumask(cfg.cpus);
+	free(rows);
+	return EXIT_RAN;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MIGRATE_H
+#define MIGRATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rt_procstat.h"
+#include "rt_work.h"
+
+struct mig_mode;
+
+/* What the command line asked for, with each mode's defaults filled in. */
+struct mig_cfg {
+	const struct mig_mode *mode;	/* -m, --mode */
+	int nr_threads;			/* -t, --threads */
+	int nr_locks;			/* -l, --locks */
+	bool pi;			/* -p, --pi: PTHREAD_PRIO_INHERIT mutexes */
+	int64_t duration_ns;		/* -d, --duration (contention) */
+	int64_t loops;			/* -L, --loops (lockstep, paired) */
+	int64_t unit_ns;		/* -u, --unit: one unit of busy work or sleep */
+	int base_prio;			/* -b, --base-prio: thread id runs at base + id */
+	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
+	bool quiet;			/* -q, --quiet: the table only */
+	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
+};
+
+/*
+ * One benchmark thread. Written only by the thread itself until the main
+ * thread has joined it, except @steps, which the watchdog reads.
+ */
+struct mig_thread {
+	struct mig_run *run;
+	int id;				/* 0 is the lowest priority */
+	pthread_t thread;
+	pid_t tid;
+	struct rt_counters start, end;	/* read by the thread itself */
+	uint64_t iterations;		/* completed passes of the mode's loop */
+	uint64_t cpu_changes;		/* sched_getcpu() changes seen */
+	int last_cpu;
+	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
+	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
+	atomic_bool finished;
+	int err;			/* negative errno of the first failure */
+	const char *err_what;		/* the call that failed */
+};
+
+struct mig_run {
+	const struct mig_cfg *cfg;
+	struct rt_work work;
+	const char *proc_root;
+	pthread_mutex_t *locks;
+	pthread_barrier_t start;
+	struct mig_thread *threads;
+	void *mode_data;
+	atomic_bool stop;		/* set by the main thread: leave at the next step */
+	int64_t start_ns;		/* the start barrier released */
+};
+
+struct mig_mode {
+	const char *name;
+	const char *summary;
+	/* Fill in defaults for @ncpus CPUs and check the combination. */
+	int (*configure)(struct mig_cfg *cfg, int ncpus, char *err, size_t len);
+	/* The longest a run can take when every step is serialised. */
+	int64_t (*worst_case_ns)(const struct mig_cfg *cfg);
+	int (*setup)(struct mig_run *run);
+	int (*body)(struct mig_run *run, struct mig_thread *t);
+	void (*teardown)(struct mig_run *run);
+};
+
+extern const struct mig_mode mig_lockstep, mig_paired, mig_contention;
+
+/* run.c: the lock steps every mode is made of, and the run itself */
+int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock);
+int mig_unlock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock);
+int mig_take(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock, uint64_t units);
+int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t units);
+int mig_fail(struct mig_thread *t, const char *what, int err);
+int mig_wait(struct mig_thread *t, pthread_barrier_t *b);
+
+#endif

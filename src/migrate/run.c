@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run every mode shares: lock steps with their trace markers, benchmark
+ * threads with their counters, the start barrier and a watchdog on the end.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "migrate.h"
+#include "run.h"
+#include "rt_clock.h"
+#include "rt_cpus.h"
+#include "rt_sched.h"
+#include "rt_sync.h"
+#include "rt_tracemark.h"
+
+/*
+ * Small stacks: with mlockall() every stack page is resident, and the
+ * default 8 MiB would lock half a gigabyte at 64 threads. The threads use a
+ * few kilobytes (two /proc buffers and a marker line).
+ */
+#define THREAD_STACK (128 * 1024)
+
+/* Time allowed past the expected end before the watchdog calls a thread stuck. */
+#define WATCHDOG_GRACE_NS (5 * RT_NSEC_PER_SEC)
+
+/* Count a migration the thread can see itself, for kernels without /proc/.../sched. */
+static void note_cpu(struct mig_thread *t)
+{
+	int cpu = sched_getcpu();
+
+	if (cpu >= 0 && cpu != t->last_cpu) {
+		if (t->last_cpu >= 0)
+			t->cpu_changes++;
+		t->last_cpu = cpu;
+	}
+}
+
+/**
+ * mig_fail - record the first failure of @t and stop the run
+ *
+ * Returns @err, so that a body can "return mig_fail(...)".
+ */
+int mig_fail(struct mig_thread *t, const char *what, int err)
+{
+	if (!t->err) {
+		t->err = err;
+		t->err_what = what;
+	}
+	atomic_store(&t->run->stop, true);
+	return err;
+}
+
+int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock)
+{
+	int ret;
+
+	rt_tracemark("thread %d iter %llu, taking lock %d\n", t->id, (unsigned long long)iter,
+		     lock);
+	ret = rt_mutex_lock(&run->locks[lock]);
+	if (ret)
+		return mig_fail(t, "pthread_mutex_lock", ret);
+	rt_tracemark("thread %d iter %llu, took lock %d\n", t->id, (unsigned long long)iter, lock);
+	note_cpu(t);
+	return 0;
+}
+
+int mig_unlock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock)
+{
+	int ret;
+
+	rt_tracemark("thread %d iter %llu, unlock lock %d\n", t->id, (unsigned long long)iter,
+		     lock);
+	ret = rt_mutex_unlock(&run->locks[lock]);
+	if (ret)
+		return mig_fail(t, "pthread_mutex_unlock", ret);
+	atomic_fetch_add_explicit(&t->steps, 1, memory_order_relaxed);
+	return 0;
+}
+
+/**
+ * mig_take - take @lock, do @units of busy work holding it, release it
+ *
+ * Returns 0 or the negative errno recorded by mig_fail().
+ */
+int mig_take(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock, uint64_t units)
+{
+	int ret = mig_lock(run, t, iter, lock);
+
+	if (ret)
+		return ret;
+	rt_busy_loop(&run->work, units);
+	return mig_unlock(run, t, iter, lock);
+}
+
+/**
+ * mig_sleep - sleep @units units (none for 0), marking it in the trace
+ */
+int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t units)
+{
+	int ret;
+
+	rt_tracemark("thread %d iter %llu sleeping\n", t->id, (unsigned long long)iter);
+	if (!units)
+		return 0;
+	ret = rt_sleep_ns((int64_t)units * run->work.unit_ns);
+	if (ret)
+		return mig_fail(t, "clock_nanosleep", ret);
+	note_cpu(t);
+	return 0;
+}
+
+/**
+ * mig_wait - wait on barrier @b; Returns 0 or the recorded negative errno
+ */
+int mig_wait(struct mig_thread *t, pthread_barrier_t *b)
+{
+	int ret = rt_barrier_wait(b);
+
+	if (ret)
+		return mig_fail(t, "pthread_barrier_wait", ret);
+	note_cpu(t);
+	return 0;
+}
+
+/*
+ * Counters are deltas between the start barrier and the thread's end, read
+ * by each thread for itself: /proc of a running thread is read by nobody
+ * else during the run.
+ */
+static void *thread_main(void *arg)
+{
+	struct mig_thread *t = arg;
+	struct mig_run *run = t->run;
+	int ret;
+
+	t->tid = gettid();
+	t->last_cpu = -1;
+	ret = rt_work_thread_init();
+	if (ret)
+		mig_fail(t, "prctl(PR_SET_TIMERSLACK)", ret);
+	ret = mig_wait(t, &run->start);
+	if (ret)
+		goto out;
+	ret = rt_procstat_read(run->proc_root, t->tid, &t->start);
+	if (ret) {
+		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+		goto out;
+	}
+	if (!t->err)
+		run->cfg->mode->body(run, t);
+	t->end_ns = rt_now_ns(CLOCK_MONOTONIC);
+	ret = rt_procstat_read(run->proc_root, t->tid, &t->end);
+	if (ret)
+		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+out:
+	atomic_store(&t->finished, true);
+	return NULL;
+}
+
+static int alloc_run(struct mig_run *run)
+{
+	const struct mig_cfg *cfg = run->cfg;
+	int i, ret;
+
+	run->threads = calloc((size_t)cfg->nr_threads, sizeof(*run->threads));
+	run->locks = calloc((size_t)cfg->nr_locks, sizeof(*run->locks));
+	if (!run->threads || !run->locks)
+		return -ENOMEM;
+	for (i = 0; i < cfg->nr_locks; i++) {
+		ret = rt_mutex_init(&run->locks[i], cfg->pi);
+		if (ret)
+			return ret;
+	}
+	/* the benchmark threads and the main thread */
+	ret = rt_barrier_init(&run->start, (unsigned int)cfg->nr_threads + 1);
+	if (ret)
+		return ret;
+	return cfg->mode->setup ? cfg->mode->setup(run) : 0;
+}
+
+static int start_threads(struct mig_run *run, int *started, char *err, size_t len)
+{
+	const struct mig_cfg *cfg = run->cfg;
+	pthread_attr_t attr;
+	int i, ret;
+
+	ret = -pthread_attr_init(&attr);
+	if (!ret)
+		ret = -pthread_attr_setstacksize(&attr, THREAD_STACK);
+	if (!ret)
+		ret = rt_cpus_attr_affinity(&attr, cfg->cpus);
+	if (ret) {
+		snprintf(err, len, "thread attributes: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < cfg->nr_threads; i++) {
+		struct mig_thread *t = &run->threads[i];
+
+		t->run = run;
+		t->id = i;
+		ret = rt_sched_attr_fifo(&attr, cfg->base_prio + i);
+		if (!ret)
+			ret = -pthread_create(&t->thread, &attr, thread_main, t);
+		if (ret) {
+			snprintf(err, len, "creating thread %d at SCHED_FIFO %d: %s", i,
+				 cfg->base_prio + i, strerror(-ret));
+			break;
+		}
+		(*started)++;
+	}
+	pthread_attr_destroy(&attr);
+	return ret;
+}
+
+/*
+ * Wait for every thread until @deadline_ns. Without periodic wake-ups: the
+ * main thread runs above the benchmark threads, and waking during the run
+ * would preempt one of them and show up in the table.
+ */
+static int join_threads(struct mig_run *run, int started, int64_t deadline_ns, int *stuck)
+{
+	struct timespec ts = rt_ns_to_ts(deadline_ns);
+	int i, ret, res = 0;
+
+	for (i = 0; i < started; i++) {
+		ret = pthread_clockjoin_np(run->threads[i].thread, NULL, CLOCK_MONOTONIC, &ts);
+		if (ret == ETIMEDOUT) {
+			*stuck = i;
+			return -ETIMEDOUT;
+		}
+		if (ret && !res)
+			res = -ret;
+	}
+	return res;
+}
+
+static void free_run(struct mig_run *run)
+{
+	int i;
+
+	if (run->cfg->mode->teardown)
+		run->cfg->mode->teardown(run);
+	if (run->locks) {
+		for (i = 0; i < run->cfg->nr_locks; i++)
+			rt_mutex_destroy(&run->locks[i]);
+	}
+	free(run->locks);
+	free(run->threads);
+	run->locks = NULL;
+	run->threads = NULL;
+}
+
+static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome *out)
+{
+	int i;
+
+	out->migrations_from_proc = true;
+	out->end_ns = run->start_ns;
+	for (i = 0; i < run->cfg->nr_threads; i++) {
+		const struct mig_thread *t = &run->threads[i];
+		struct rt_counters d;
+
+		rt_counters_delta(&t->end, &t->start, &d);
+		if (!d.have_migrations)
+			out->migrations_from_proc = false;
+		rows[i].vol = d.vol;
+		rows[i].nonvol = d.nonvol;
+		rows[i].migrated = d.migrations;
+		rows[i].iterations = t->iterations;
+		if (t->end_ns > out->end_ns)
+			out->end_ns = t->end_ns;
+	}
+	if (!out->migrations_from_proc) {
+		for (i = 0; i < run->cfg->nr_threads; i++)
+			rows[i].migrated = run->threads[i].cpu_changes;
+	}
+}
+
+/**
+ * mig_execute - run the benchmark @run->cfg describes and fill @rows
+ *
+ * The calling thread must already run SCHED_FIFO above the benchmark
+ * threads. It waits on the start barrier with them, sleeps through the run
+ * (contention) or until they finish, then joins them with a deadline.
+ *
+ * Returns 0, or a negative errno with @err saying what failed; @out->stuck is
+ * the id of a thread that did not finish in time (-ETIMEDOUT), else -1.
+ */
+int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *out, char *err,
+		size_t len)
+{
+	const struct mig_cfg *cfg = run->cfg;
+	int started = 0, i, ret;
+	int64_t deadline;
+
+	out->stuck = -1;
+	out->denied = false;
+	ret = alloc_run(run);
+	if (ret) {
+		snprintf(err, len, "setting up locks and barriers: %s", strerror(-ret));
+		free_run(run);
+		return ret;
+	}
+	ret = start_threads(run, &started, err, len);
+	if (ret) {
+		/*
+		 * Threads already created wait on the start barrier, which cannot
+		 * be cancelled: leave them to the process's exit.
+		 */
+		if (!started)
+			free_run(run);
+		out->denied = ret == -EPERM;
+		return ret;
+	}
+	/*
+	 * Lock what the run will touch now that every stack exists; page
+	 * faults during the run would be noise. MCL_FUTURE is left out: under
+	 * an RLIMIT_MEMLOCK it makes later allocations fail instead.
+	 */
+	out->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
+	ret = rt_barrier_wait(&run->start);
+	if (ret) {
+		snprintf(err, len, "start barrier: %s", strerror(-ret));
+		return ret;
+	}
+	run->start_ns = rt_now_ns(CLOCK_MONOTONIC);
+	out->start_ns = run->start_ns;
+
+	deadline = run->start_ns + cfg->mode->worst_case_ns(cfg) + WATCHDOG_GRACE_NS;
+	if (cfg->duration_ns) {
+		rt_sleep_until(run->start_ns + cfg->duration_ns);
+		atomic_store(&run->stop, true);
+	}
+	ret = join_threads(run, started, deadline, &out->stuck);
+	if (ret == -ETIMEDOUT) {
+		const struct mig_thread *t = &run->threads[out->stuck];
+
+		atomic_store(&run->stop, true);
+		snprintf(err, len,
+			 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
+			 "of the start; %llu lock steps done",
+			 t->id, (int)t->tid, cfg->base_prio + t->id,
+			 (double)(deadline - run->start_ns) / RT_NSEC_PER_SEC,
+			 (unsigned long long)atomic_load(&t->steps));
+		return ret;
+	}
+	if (ret) {
+		snprintf(err, len, "joining threads: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < cfg->nr_threads; i++) {
+		const struct mig_thread *t = &run->threads[i];
+
+		if (t->err) {
+			snprintf(err, len, "thread %d: %s: %s", i, t->err_what, strerror(-t->err));
+			free_run(run);
+			return t->err;
+		}
+	}
+	collect(run, rows, out);
+	free_run(run);
+	return 0;
+}

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# TAP for the integration tests, sourced by each tests/integration/*.sh.
+# Every run of a benchmark goes through run_bounded, so that a runaway
+# SCHED_FIFO program is killed rather than left to stall the machine.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+tap_n=0
+tap_failed=0
+TMP=$(mktemp -d /tmp/rtsched-test.XXXXXX)
+trap 'rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
+
+ok() { # ok CONDITION-STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_n - $2"
+	fi
+}
+
+check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
+	local what=$1
+	shift
+	"$@"
+	ok $? "$what"
+}
+
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - # SKIP $*"
+}
+
+diag() { sed 's/^/#   /' "$@"; }
+
+# run_bounded SECONDS CMD...: run with stdout in $TMP/out, stderr in $TMP/err, status in $rc
+run_bounded() {
+	local limit=$1
+	shift
+	timeout -s KILL "$limit" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+}
+
+# The capability, probed: can this process run SCHED_FIFO at all?
+have_rt() { chrt -f 1 true 2>/dev/null; }
+
+require_rt() {
+	if ! have_rt; then
+		echo "# SKIP no SCHED_FIFO privilege here (run as root or with CAP_SYS_NICE)"
+		trap - EXIT
+		rm -rf "$TMP"
+		exit 4
+	fi
+}
+
+# table_ok FILE N: the table has rows 0..N-1 and a total row equal to the column sums
+table_ok() {
+	awk -v n="$2" '
+		/^ *[0-9]+:/ { id = $1; sub(":", "", id); if (id + 0 != rows + 0) bad = "row " rows " is labelled " id
+			for (c = 2; c <= 5; c++) sum[c] += $c; rows++ }
+		/^total:/ { totals++; for (c = 2; c <= 5; c++) if ($c != sum[c]) bad = "total column " c " is " $c ", sum " sum[c] }
+		END { if (rows != n) bad = rows " rows, want " n
+		      if (totals != 1) bad = totals " total rows"
+		      if (bad) { print "# " bad; exit 1 } }' "$1"
+}
+
+# cell FILE ID COLUMN: vol, nonvol, migrated or iterations of thread ID
+cell() {
+	awk -v id="$2:" -v col="$3" '
+		BEGIN { c["vol"] = 2; c["nonvol"] = 3; c["migrated"] = 4; c["iterations"] = 5 }
+		$1 == id { print $(c[col]) }' "$1"
+}
+
+# column_all FILE COLUMN TEST VALUE: every thread's COLUMN satisfies [ x TEST VALUE ]
+column_all() {
+	local f=$1 col=$2 op=$3 val=$4 id=0 x
+	while x=$(cell "$f" "$id" "$col") && [ -n "$x" ]; do
+		[ "$x" "$op" "$val" ] || { echo "# thread $id: $col $x, want $op $val"; return 1; }
+		id=$((id + 1))
+	done
+	[ "$id" -gt 0 ]
+}
+
+NCPUS=$(nproc)

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* CPU lists: libnuma's parser behind our checks, formatting, and silence. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rt_cpus.h"
+#include "tap.h"
+
+static struct bitmask *mask_of(const int *cpus, int n)
+{
+	struct bitmask *m = numa_allocate_cpumask();
+	int i;
+
+	for (i = 0; i < n; i++)
+		numa_bitmask_setbit(m, (unsigned int)cpus[i]);
+	return m;
+}
+
+static void format(void)
+{
+	static const int a[] = { 0, 1, 2, 3, 6 }, b[] = { 1 }, c[] = { 0, 2, 4, 5 };
+	struct bitmask *m;
+	char buf[64];
+
+	m = mask_of(a, 5);
+	rt_cpus_format(m, buf, sizeof(buf));
+	tap_str(buf, "0-3,6", "ranges are joined");
+	tap_is(rt_cpus_count(m), 5, "count");
+	tap_is(rt_cpus_nth(m, 4), 6, "the fifth CPU is 6");
+	tap_is(rt_cpus_nth(m, 5), -ENOENT, "there is no sixth");
+	tap_is(rt_cpus_format(m, buf, 4), 5, "a short buffer reports the full length");
+	tap_str(buf, "0-3", "  and holds a cut, terminated string");
+	numa_free_cpumask(m);
+	m = mask_of(b, 1);
+	rt_cpus_format(m, buf, sizeof(buf));
+	tap_str(buf, "1", "a single CPU");
+	numa_free_cpumask(m);
+	m = mask_of(c, 4);
+	rt_cpus_format(m, buf, sizeof(buf));
+	tap_str(buf, "0,2,4-5", "singles and a range");
+	numa_free_cpumask(m);
+}
+
+/* The library must not write to stderr, even when libnuma wants to warn. */
+static void parse_silently(void)
+{
+	struct bitmask *usable = rt_cpus_usable(), *m;
+	char path[] = "/tmp/rtsched-stderr-XXXXXX";
+	int fd, saved, bad, first = rt_cpus_nth(usable, 0);
+	char list[32];
+	off_t size;
+
+	tap_ok(usable && rt_cpus_count(usable) >= 1, "the usable CPUs are known");
+	fd = mkstemp(path);
+	saved = dup(2);
+	dup2(fd, 2);
+
+	snprintf(list, sizeof(list), "%d", first);
+	m = rt_cpus_parse(list, usable, &bad);
+	tap_ok(m && rt_cpus_count(m) == 1 && rt_cpus_nth(m, 0) == first, "'%s' parses", list);
+	numa_free_cpumask(m);
+
+	errno = 0;
+	tap_ok(!rt_cpus_parse("abc", usable, &bad) && errno == EINVAL, "'abc' is EINVAL");
+	tap_ok(*rt_cpus_numa_message() != '\0', "  with libnuma's reason kept: %s",
+	       rt_cpus_numa_message());
+	tap_ok(!rt_cpus_parse("100000", usable, &bad) && errno == EINVAL,
+	       "a CPU past the machine's is EINVAL");
+	tap_ok(!rt_cpus_parse("", usable, &bad) && errno == ENOENT, "an empty list is ENOENT");
+	tap_ok(!rt_cpus_parse("0-", usable, &bad), "'0-' is refused");
+
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	size = lseek(fd, 0, SEEK_END);
+	close(fd);
+	unlink(path);
+	tap_is(size, 0, "nothing was printed to stderr");
+	numa_free_cpumask(usable);
+}
+
+/* A CPU that exists but that the affinity mask excludes is EPERM. */
+static void outside_affinity(void)
+{
+	struct bitmask *all = rt_cpus_usable(), *one, *m;
+	int bad, second;
+	char list[32];
+
+	if (rt_cpus_count(all) < 2) {
+		tap_skip("needs two usable CPUs, this process has one");
+		numa_free_cpumask(all);
+		return;
+	}
+	second = rt_cpus_nth(all, 1);
+	one = numa_allocate_cpumask();
+	numa_bitmask_setbit(one, (unsigned int)rt_cpus_nth(all, 0));
+	tap_is(rt_cpus_set_affinity(one), 0, "pin to the first usable CPU");
+	numa_free_cpumask(one);
+	one = rt_cpus_usable();
+	tap_is(rt_cpus_count(one), 1, "  now one CPU is usable");
+	snprintf(list, sizeof(list), "%d", second);
+	m = rt_cpus_parse(list, one, &bad);
+	tap_ok(!m && errno == EPERM && bad == second, "CPU %d outside the mask is EPERM", second);
+	tap_is(rt_cpus_set_affinity(all), 0, "restore the affinity");
+	tap_ok(rt_cpu_pin(second) == 0, "rt_cpu_pin to CPU %d", second);
+	tap_is(sched_getcpu(), second, "  runs there");
+	tap_ok(rt_cpu_node(second) >= 0, "CPU %d is on a NUMA node", second);
+	rt_cpus_set_affinity(all);
+	numa_free_cpumask(one);
+	numa_free_cpumask(all);
+}
+
+int main(void)
+{
+	format();
+	parse_silently();
+	outside_affinity();
+	return tap_done();
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* pthread's positive error codes come back negated, for plain and PI mutexes. */
+#include <errno.h>
+
+#include "rt_sync.h"
+#include "tap.h"
+
+static pthread_mutex_t shared;
+
+static void *unlock_foreign(void *arg)
+{
+	(void)arg;
+	return (void *)(long)rt_mutex_unlock(&shared);
+}
+
+int main(void)
+{
+	pthread_barrier_t b;
+	pthread_t th;
+	void *res;
+	int pi;
+
+	for (pi = 0; pi <= 1; pi++) {
+		tap_is(rt_mutex_init(&shared, pi), 0, pi ? "PI mutex init" : "plain mutex init");
+		tap_is(rt_mutex_lock(&shared), 0, "  lock");
+		tap_is(rt_mutex_destroy(&shared), -EBUSY, "  destroying it locked is -EBUSY");
+		if (pi) {
+			/* a PI mutex knows its owner: unlocking from another thread fails */
+			pthread_create(&th, NULL, unlock_foreign, NULL);
+			pthread_join(th, &res);
+			tap_is((long)res, -EPERM, "  unlock by a non-owner is -EPERM");
+		}
+		tap_is(rt_mutex_unlock(&shared), 0, "  unlock");
+		tap_is(rt_mutex_destroy(&shared), 0, "  destroy");
+	}
+	tap_is(rt_barrier_init(&b, 0), -EINVAL, "a barrier of count 0 is -EINVAL");
+	tap_is(rt_barrier_init(&b, 1), 0, "a barrier of count 1");
+	tap_is(rt_barrier_wait(&b), 0, "  releases its single waiter with 0");
+	tap_is(rt_barrier_destroy(&b), 0, "  destroy");
+	return tap_done();
+}
