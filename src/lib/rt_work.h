@@ -5,10 +5,10 @@
 #include <stdint.h>
 
 /*
- * A unit of work: busy loops that cost @unit_ns of CPU time on this machine,
- * as measured by rt_work_calibrate(). A hold is then a fixed amount of work,
- * whether or not the thread is preempted while doing it, as in the original
- * test.
+ * A unit of work: @unit_ns of the thread's CPU time spent in busy loops, whose
+ * rate rt_work_calibrate() measured. A hold is then a fixed amount of CPU
+ * time, whether or not the thread is preempted while doing it, as in the
+ * original test.
  */
 struct rt_work {
 	int64_t unit_ns;

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Busy work calibrated in CPU time, and sleeps with absolute deadlines.
+ * Busy work measured in CPU time, and sleeps with absolute deadlines.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <time.h>
 
 #include "rt_clock.h"
 #include "rt_work.h"
 
-#define CALIBRATE_SAMPLES 7
-#define CALIBRATE_SAMPLE_NS (3 * RT_NSEC_PER_MSEC)
-#define CALIBRATE_GAP_NS (12 * RT_NSEC_PER_MSEC)
+#define CALIBRATE_SAMPLES 5
+#define CALIBRATE_SAMPLE_NS (2 * RT_NSEC_PER_MSEC)
+/* How much busy work between two reads of the CPU clock: the overshoot bound. */
+#define SPIN_CHECK_NS (10 * RT_NSEC_PER_USEC)
 
 /**
  * rt_busy_loops - spin for @loops iterations that the compiler cannot remove
@@ -25,11 +27,26 @@ __attribute__((noinline)) void rt_busy_loops(uint64_t loops)
 }
 
 /**
- * rt_busy_loop - spin for @units units of CPU work
+ * rt_busy_loop - spin until the thread has used @units units of CPU time
+ *
+ * Calibrated loops in chunks of about SPIN_CHECK_NS, ended by the thread's
+ * CPU clock. Time spent preempted does not count, so a lock holder that is
+ * preempted still holds for its full amount of work, as with a plain loop
+ * count; but the amount no longer depends on how fast the CPU happens to run
+ * (frequency scaling, a busy SMT sibling, a virtual CPU sharing its core),
+ * which can change a loop's speed by half between calibration and run.
  */
 void rt_busy_loop(const struct rt_work *w, uint64_t units)
 {
-	rt_busy_loops(w->loops_per_unit * units);
+	int64_t want = (int64_t)units * w->unit_ns;
+	int64_t start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID), left;
+	double per_ns = (double)w->loops_per_unit / (double)w->unit_ns;
+	uint64_t chunk = (uint64_t)(per_ns * SPIN_CHECK_NS) + 1, n;
+
+	while ((left = want - (rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start)) > 0) {
+		n = (uint64_t)(per_ns * (double)left) + 1;
+		rt_busy_loops(n < chunk ? n : chunk);
+	}
 }
 
 /* Thread CPU time of @loops iterations: preemption does not count. */
@@ -41,22 +58,28 @@ static int64_t cpu_ns_of(uint64_t loops)
 	return rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /**
  * rt_work_calibrate - measure how many busy loops make @unit_ns of CPU time
  *
- * Grows a trial until it takes a measurable time, then times a few samples
- * of CALIBRATE_SAMPLE_NS each on the thread CPU-time clock, so that being
- * preempted does not count. What still counts (time stolen from a virtual
- * CPU, a busy SMT sibling, cold caches) only ever slows a sample down: the
- * fastest sample is the rate. The samples are spread over about 100 ms so
- * that one burst of such noise cannot slow them all.
+ * The rate sizes rt_busy_loop()'s chunks between clock reads; the clock,
+ * not the rate, decides when the work is done, so a rough rate will do.
+ * Grows a trial until it takes a measurable time, then takes the median
+ * of a few samples of CALIBRATE_SAMPLE_NS on the thread CPU-time clock,
+ * about 15 ms in all.
  *
  * Returns 0, -EINVAL for a non-positive unit, -ERANGE when the loop is too
  * fast or too slow to measure.
  */
 int rt_work_calibrate(struct rt_work *w, int64_t unit_ns)
 {
-	double rate, per_ns = 0;
+	double rate[CALIBRATE_SAMPLES], per_ns;
 	uint64_t loops = 1000;
 	int64_t ns;
 	int i;
@@ -65,7 +88,7 @@ int rt_work_calibrate(struct rt_work *w, int64_t unit_ns)
 		return -EINVAL;
 	for (;;) {
 		ns = cpu_ns_of(loops);
-		if (ns >= RT_NSEC_PER_MSEC)
+		if (ns >= RT_NSEC_PER_MSEC / 4)
 			break;
 		if (loops > UINT64_MAX / 4)
 			return -ERANGE;
@@ -73,15 +96,13 @@ int rt_work_calibrate(struct rt_work *w, int64_t unit_ns)
 	}
 	loops = (uint64_t)((double)loops * CALIBRATE_SAMPLE_NS / (double)ns);
 	for (i = 0; i < CALIBRATE_SAMPLES; i++) {
-		if (i)
-			rt_sleep_ns(CALIBRATE_GAP_NS);
 		ns = cpu_ns_of(loops);
 		if (ns <= 0)
 			return -ERANGE;
-		rate = (double)loops / (double)ns;
-		if (rate > per_ns)
-			per_ns = rate;
+		rate[i] = (double)loops / (double)ns;
 	}
+	qsort(rate, CALIBRATE_SAMPLES, sizeof(rate[0]), cmp_double);
+	per_ns = rate[CALIBRATE_SAMPLES / 2];
 	if (per_ns * (double)unit_ns < 1.0)
 		return -ERANGE;
 	w->unit_ns = unit_ns;

@@ -284,10 +284,10 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 	printf("%s\n", cfg->mode->summary);
 	if (cfg->duration_ns) {
 		rt_format_duration(dur, sizeof(dur), cfg->duration_ns);
-		printf("unit %s = %llu busy loops, duration %s\n", unit,
+		printf("unit %s of CPU time (about %llu busy loops), duration %s\n", unit,
 		       (unsigned long long)work->loops_per_unit, dur);
 	} else {
-		printf("unit %s = %llu busy loops, %lld loops\n", unit,
+		printf("unit %s of CPU time (about %llu busy loops), %lld loops\n", unit,
 		       (unsigned long long)work->loops_per_unit, (long long)cfg->loops);
 	}
 	rt_sched_preempt_model(model, sizeof(model));

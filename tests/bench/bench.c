@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * make bench: the speed and accuracy figures of the foundation, measured
+ * here and printed with their targets. Not a test: it asserts nothing and
+ * exits 0 once it has measured, whatever the figures are.
+ *
+ *   bench MIGRATE-BINARY
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rt_clock.h"
+#include "rt_sched.h"
+#include "rt_tracemark.h"
+#include "rt_work.h"
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The @p-th percentile of @v (sorted in place), nearest rank. */
+static int64_t pct(int64_t *v, size_t n, double p)
+{
+	size_t i;
+
+	qsort(v, n, sizeof(*v), cmp_i64);
+	i = (size_t)(p / 100.0 * (double)(n - 1) + 0.5);
+	return v[i];
+}
+
+static void verdict(const char *what, double got, double target, const char *unit, bool below)
+{
+	bool met = below ? got < target : got <= target;
+
+	printf("  %-44s %10.3f %-3s (target %s %g %s: %s)\n", what, got, unit, below ? "<" : "<=",
+	       target, unit, met ? "met" : "MISSED");
+}
+
+static void busy_loop_accuracy(void)
+{
+	enum { REPS = 300, CALS = 10 };
+	static int64_t err_ppm[REPS], loops[CALS];
+	struct rt_work w;
+	int i;
+
+	printf("busy loop (CPU time of one 1 ms unit, thread CPU clock, %d units)\n", REPS);
+	for (i = 0; i < CALS; i++) {
+		rt_work_calibrate(&w, RT_NSEC_PER_MSEC);
+		loops[i] = (int64_t)w.loops_per_unit;
+	}
+	for (i = 0; i < REPS; i++) {
+		int64_t t0 = rt_now_ns(CLOCK_THREAD_CPUTIME_ID), ns;
+
+		rt_busy_loop(&w, 1);
+		ns = rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+		err_ppm[i] = llabs(ns - RT_NSEC_PER_MSEC) * 1000000 / RT_NSEC_PER_MSEC;
+	}
+	verdict("median |error| of one unit", (double)pct(err_ppm, REPS, 50) / 1e4, 2, "%", false);
+	printf("  %-44s %10.3f %%\n", "p90 |error|", (double)pct(err_ppm, REPS, 90) / 1e4);
+	printf("  %-44s %10lld .. %lld loops/ms\n", "calibration spread over 10 calibrations",
+	       (long long)pct(loops, CALS, 0), (long long)pct(loops, CALS, 100));
+}
+
+static void sleep_overshoot(void)
+{
+	enum { REPS = 1000 };
+	static int64_t over[REPS];
+	int64_t deadline;
+	int i;
+
+	printf("ms_sleep overshoot (1 ms absolute sleeps under SCHED_FIFO 90, %d sleeps)\n", REPS);
+	if (rt_sched_set_fifo(pthread_self(), 90)) {
+		printf("  skipped: no SCHED_FIFO here\n");
+		return;
+	}
+	rt_work_thread_init();
+	deadline = rt_now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < REPS; i++) {
+		deadline += RT_NSEC_PER_MSEC;
+		rt_sleep_until(deadline);
+		over[i] = rt_now_ns(CLOCK_MONOTONIC) - deadline;
+	}
+	verdict("median overshoot", (double)pct(over, REPS, 50) / 1e3, 100, "us", true);
+	printf("  %-44s %10.3f us\n", "p99 overshoot", (double)pct(over, REPS, 99) / 1e3);
+	printf("  %-44s %10.3f us\n", "max overshoot", (double)pct(over, REPS, 100) / 1e3);
+}
+
+static void marker_cost(void)
+{
+	enum { REPS = 20000 };
+	static int64_t cost[REPS];
+	int i;
+
+	printf("trace_marker write (one formatted lock-step line, %d writes)\n", REPS);
+	if (rt_tracemark_open()) {
+		printf("  skipped: no trace_marker here\n");
+		return;
+	}
+	for (i = 0; i < REPS; i++) {
+		int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+
+		rt_tracemark("thread %d iter %d, taking lock %d\n", i % 8, i, i % 4);
+		cost[i] = rt_now_ns(CLOCK_MONOTONIC) - t0;
+	}
+	verdict("median cost", (double)pct(cost, REPS, 50) / 1e3, 2, "us", true);
+	printf("  %-44s %10.3f us\n", "p99 cost", (double)pct(cost, REPS, 99) / 1e3);
+	rt_tracemark_close();
+}
+
+struct child {
+	char out[8192];
+	int64_t wall_ns;
+	struct rusage ru;
+	long vmlck_kb;
+	int status;
+};
+
+static long status_kb(pid_t pid, const char *key)
+{
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, strlen(key)))
+			kb = strtol(line + strlen(key), NULL, 10);
+	}
+	fclose(f);
+	return kb;
+}
+
+/* Run @argv with stdout captured; with @probe_ns, read its VmLck that long after the start. */
+static int run_child(char *const argv[], struct child *c, int64_t probe_ns)
+{
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+	size_t n = 0;
+	int pfd[2];
+	ssize_t r;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->vmlck_kb = -1;
+	if (pipe(pfd))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (probe_ns) {
+		rt_sleep_ns(probe_ns);
+		c->vmlck_kb = status_kb(pid, "VmLck:");
+	}
+	while (n < sizeof(c->out) - 1 && (r = read(pfd[0], c->out + n, sizeof(c->out) - 1 - n)) > 0)
+		n += (size_t)r;
+	c->out[n] = '\0';
+	close(pfd[0]);
+	if (wait4(pid, &c->status, 0, &c->ru) < 0)
+		return -errno;
+	c->wall_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
+	return WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0 ? 0 : -ECHILD;
+}
+
+/* The number after @key in @text, or -1. */
+static double after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtod(p + strlen(key), NULL) : -1;
+}
+
+static void startup(char *migrate)
+{
+	enum { REPS = 10 };
+	char *argv[] = { migrate, "-d", "0.1", "-t", "2", "-l", "1", NULL };
+	int64_t ms_x1000[REPS];
+	struct child c;
+	int i;
+
+	printf("start-up (main() to the start barrier, as migrate reports it, %d runs of %s)\n",
+	       REPS, "-d 0.1 -t 2 -l 1");
+	for (i = 0; i < REPS; i++) {
+		if (run_child(argv, &c, 0)) {
+			printf("  failed: exit status %d\n", c.status);
+			return;
+		}
+		ms_x1000[i] = (int64_t)(after(c.out, "start-up ") * 1000);
+	}
+	verdict("median start-up", (double)pct(ms_x1000, REPS, 50) / 1000, 300, "ms", true);
+	printf("  %-44s %10.3f ms\n", "max start-up", (double)pct(ms_x1000, REPS, 100) / 1000);
+}
+
+static void duration(char *migrate)
+{
+	enum { REPS = 3 };
+	char *argv[] = { migrate, "-d", "2", NULL };
+	int64_t err_ppm[REPS], wall_ppm[REPS];
+	struct child c;
+	int i;
+
+	printf("--duration accuracy (%d runs of the default contention test, -d 2)\n", REPS);
+	for (i = 0; i < REPS; i++) {
+		if (run_child(argv, &c, 0)) {
+			printf("  failed: exit status %d\n", c.status);
+			return;
+		}
+		err_ppm[i] = llabs((int64_t)(after(c.out, "measured ") * 1e6) - 2000000) / 2;
+		wall_ppm[i] = llabs(c.wall_ns / 1000 - 2000000) / 2;
+	}
+	verdict("median |measured run - asked| / asked", (double)pct(err_ppm, REPS, 50) / 1e4, 2,
+		"%", false);
+	printf("  %-44s %10.3f %%\n", "worst of the runs", (double)pct(err_ppm, REPS, 100) / 1e4);
+	printf("  %-44s %10.3f %%\n", "median |process wall time - asked| / asked",
+	       (double)pct(wall_ppm, REPS, 50) / 1e4);
+}
+
+static void peak_rss(char *migrate)
+{
+	char *argv[] = { migrate, "-q", "-t", "64", "-d", "1", NULL };
+	struct child c;
+
+	printf("memory at -t 64 (contention, -d 1, memory locked)\n");
+	if (run_child(argv, &c, RT_NSEC_PER_SEC / 2)) {
+		printf("  failed: exit status %d\n", c.status);
+		return;
+	}
+	verdict("peak RSS", (double)c.ru.ru_maxrss / 1024, 32, "MiB", true);
+	printf("  %-44s %10.3f MiB\n", "VmLck half-way through the run",
+	       (double)c.vmlck_kb / 1024);
+}
+
+int main(int argc, char **argv)
+{
+	struct sched_param sp = { 0 };
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: bench MIGRATE-BINARY\n");
+		return 2;
+	}
+	printf("rtsched bench: figures measured on this machine, now\n\n");
+	busy_loop_accuracy();
+	sleep_overshoot();
+	/* the children set their own policy; they must not inherit ours */
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+	marker_cost();
+	startup(argv[1]);
+	duration(argv[1]);
+	peak_rss(argv[1]);
+	return 0;
+}
