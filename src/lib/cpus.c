@@ -18,7 +18,7 @@
  */
 static __thread char numa_message[256];
 
-void numa_warn(int num, char *fmt, ...)
+__attribute__((format(printf, 2, 3))) void numa_warn(int num, char *fmt, ...)
 {
 	va_list ap;
 	size_t n;
