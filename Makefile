@@ -35,7 +35,7 @@ ifneq ($(CI),)
 WARNINGS += -Werror
 endif
 
-override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib \
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli \
 	-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -MMD -MP
 override LDLIBS += $(DEP_LIBS) -pthread -lm
 
@@ -47,6 +47,7 @@ endif
 
 LIB := src/lib/librtsched.a
 LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
+CLI_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c))
 MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROGRAMS := migrate
@@ -72,7 +73,7 @@ $(LIB): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@";)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-migrate: $(MIGRATE_OBJS) $(LIB)
+migrate: $(MIGRATE_OBJS) $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

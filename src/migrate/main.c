@@ -7,13 +7,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
+#include "cli.h"
 #include "migrate.h"
 #include "run.h"
 #include "rt_clock.h"
@@ -22,15 +20,6 @@
 #include "rt_report.h"
 #include "rt_sched.h"
 #include "rt_tracemark.h"
-
-/* Exit codes, as DESIGN.md and migrate(8) state them. */
-enum {
-	EXIT_RAN = 0,
-	EXIT_CHECK = 1,
-	EXIT_USAGE = 2,
-	EXIT_SYSCALL = 3,
-	EXIT_MISSING = 4,
-};
 
 #define PRIO_MAX 99
 #define DEFAULT_BASE_PRIO 1
@@ -96,29 +85,6 @@ static void usage(FILE *out)
 		"See migrate(8).\n");
 }
 
-static void __attribute__((format(printf, 2, 3))) die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("migrate: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
-static int64_t opt_value(const struct rt_optspec *spec, const char *arg)
-{
-	char err[RT_OPT_ERRLEN];
-	int64_t v;
-
-	if (rt_opt_parse(spec, arg, &v, err, sizeof(err)))
-		die(EXIT_USAGE, "%s", err);
-	return v;
-}
-
 static const struct mig_mode *parse_mode(const char *arg)
 {
 	size_t i;
@@ -127,32 +93,7 @@ static const struct mig_mode *parse_mode(const char *arg)
 		if (!strcmp(arg, modes[i]->name))
 			return modes[i];
 	}
-	die(EXIT_USAGE, "invalid --mode '%s': expected lockstep, paired or contention", arg);
-	return NULL;
-}
-
-static struct bitmask *parse_cpus(const char *arg, const struct bitmask *usable)
-{
-	char have[256];
-	struct bitmask *cpus;
-	int bad;
-
-	rt_cpus_format(usable, have, sizeof(have));
-	cpus = rt_cpus_parse(arg, usable, &bad);
-	if (cpus)
-		return cpus;
-	if (errno == EPERM)
-		die(EXIT_USAGE,
-		    "invalid --cpus '%s': CPU %d is not usable by this process (affinity or "
-		    "cpuset); usable CPUs: %s",
-		    arg, bad, have);
-	if (errno == ENOENT)
-		die(EXIT_USAGE, "invalid --cpus '%s': the list names no CPU; usable CPUs: %s", arg,
-		    have);
-	die(EXIT_USAGE, "invalid --cpus '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s",
-	    arg, *rt_cpus_numa_message() ? " (libnuma: " : "", rt_cpus_numa_message(),
-	    *rt_cpus_numa_message() ? ")" : "", have);
-	return NULL;
+	cli_die(EXIT_USAGE, "invalid --mode '%s': expected lockstep, paired or contention", arg);
 }
 
 static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
@@ -163,7 +104,7 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 
 	usable = rt_cpus_usable();
 	if (!usable)
-		die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
+		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
@@ -172,34 +113,34 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 			cfg->mode = parse_mode(optarg);
 			break;
 		case 't':
-			cfg->nr_threads = (int)opt_value(&spec_threads, optarg);
+			cfg->nr_threads = (int)cli_opt(&spec_threads, optarg);
 			cfg->set_threads = true;
 			break;
 		case 'l':
-			cfg->nr_locks = (int)opt_value(&spec_locks, optarg);
+			cfg->nr_locks = (int)cli_opt(&spec_locks, optarg);
 			cfg->set_locks = true;
 			break;
 		case 'p':
 			cfg->pi = true;
 			break;
 		case 'd':
-			cfg->duration_ns = opt_value(&spec_duration, optarg);
+			cfg->duration_ns = cli_opt(&spec_duration, optarg);
 			cfg->set_duration = true;
 			break;
 		case 'L':
-			cfg->loops = opt_value(&spec_loops, optarg);
+			cfg->loops = cli_opt(&spec_loops, optarg);
 			cfg->set_loops = true;
 			break;
 		case 'u':
-			cfg->unit_ns = opt_value(&spec_unit, optarg);
+			cfg->unit_ns = cli_opt(&spec_unit, optarg);
 			break;
 		case 'b':
-			cfg->base_prio = (int)opt_value(&spec_base, optarg);
+			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		case 'c':
 			if (cfg->cpus)
 				numa_free_cpumask(cfg->cpus);
-			cfg->cpus = parse_cpus(optarg, usable);
+			cfg->cpus = cli_cpus(optarg, usable);
 			break;
 		case 'q':
 			cfg->quiet = true;
@@ -210,34 +151,21 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 		case 'V':
 			printf("migrate (rtsched) %s\n", RT_VERSION);
 			exit(EXIT_RAN);
-		case ':':
-			die(EXIT_USAGE, "option '%s' needs a value; see migrate --help",
-			    argv[optind - 1]);
-			break;
 		default:
-			/* "--pi=3": getopt reports a known option given a value */
-			if (optopt && strchr(short_options, optopt) && argv[optind - 1][1] == '-')
-				die(EXIT_USAGE, "option '%s' takes no value; see migrate --help",
-				    argv[optind - 1]);
-			if (optopt)
-				die(EXIT_USAGE, "unknown option '-%c'; see migrate --help", optopt);
-			die(EXIT_USAGE, "unknown option '%s'; see migrate --help", argv[optind - 1]);
+			cli_bad_option(c, argv, short_options);
 		}
 	}
-	if (optind < argc)
-		die(EXIT_USAGE, "unexpected argument '%s': migrate takes options only; see "
-				"migrate --help",
-		    argv[optind]);
+	cli_extra_args(argc, argv);
 
 	if (!cfg->cpus)
 		cfg->cpus = usable;
 	else
 		numa_free_cpumask(usable);
 	if (cfg->mode->configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
-		die(EXIT_USAGE, "%s", err);
+		cli_die(EXIT_USAGE, "%s", err);
 	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
 	if (cfg->base_prio + cfg->nr_threads > PRIO_MAX)
-		die(EXIT_USAGE,
+		cli_die(EXIT_USAGE,
 		    "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
 		    "accepted: --threads up to %d at this base, or --base-prio up to %d",
 		    cfg->nr_threads, cfg->base_prio, cfg->base_prio,
@@ -245,35 +173,9 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 		    PRIO_MAX - cfg->nr_threads);
 }
 
-/* Exit 4 with what would grant SCHED_FIFO at @prio here. */
-static void no_rt_privilege(int prio, int err)
-{
-	struct rt_privilege priv;
-
-	rt_sched_privilege(&priv, "/proc", "/sys/fs/cgroup");
-	if (priv.cgroup_no_rt)
-		die(EXIT_MISSING,
-		    "cannot run SCHED_FIFO threads: %s; this process's cgroup gives RT tasks no "
-		    "runtime (%s is 0): give it RT runtime or run from a cgroup that has some",
-		    strerror(-err), priv.cgroup_file);
-	if (priv.root || priv.cap_sys_nice)
-		die(EXIT_MISSING,
-		    "cannot run SCHED_FIFO threads at priority %d: %s, although the process has "
-		    "%s; check RT group scheduling (cpu.rt_runtime_us of its cgroup) and "
-		    "security modules",
-		    prio, strerror(-err), priv.root ? "root" : "CAP_SYS_NICE");
-	die(EXIT_MISSING,
-	    "cannot run SCHED_FIFO threads at priority %d: %s; run as root, or grant "
-	    "CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep migrate), or raise "
-	    "RLIMIT_RTPRIO to %d (now %ld; ulimit -r, limits.conf rtprio)",
-	    prio, strerror(-err), prio, priv.rlimit_rtprio);
-}
-
 static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 {
-	char cpus[256], unit[32], dur[32], model[128];
-	struct rt_throttle thr;
-	struct utsname u;
+	char cpus[256], unit[32], dur[32];
 
 	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
 	rt_format_duration(unit, sizeof(unit), cfg->unit_ns);
@@ -290,16 +192,7 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 		printf("unit %s of CPU time (about %llu busy loops), %lld loops\n", unit,
 		       (unsigned long long)work->loops_per_unit, (long long)cfg->loops);
 	}
-	rt_sched_preempt_model(model, sizeof(model));
-	if (uname(&u))
-		strcpy(u.release, "unknown");
-	if (rt_sched_throttle(&thr))
-		printf("kernel %s, %s, RT throttling unknown\n", u.release, model);
-	else if (thr.runtime_us < 0)
-		printf("kernel %s, %s, RT throttling off\n", u.release, model);
-	else
-		printf("kernel %s, %s, RT throttling %ld/%ld us\n", u.release, model,
-		       thr.runtime_us, thr.period_us);
+	cli_print_kernel(stdout);
 	printf("\n");
 	fflush(stdout);
 }
@@ -314,7 +207,7 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 	/* the whole table or none of it */
 	f = open_memstream(&table, &len);
 	if (!f || rt_report_table(f, rows, (size_t)cfg->nr_threads) || fclose(f))
-		die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	fputs(table, stdout);
 	free(table);
 	if (!out->migrations_from_proc)
@@ -331,7 +224,7 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 		printf(", start-up %.1f ms\n", (double)startup_ns / RT_NSEC_PER_MSEC);
 	}
 	if (fflush(stdout))
-		die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
+		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -349,47 +242,47 @@ int main(int argc, char **argv)
 	struct rt_row *rows;
 	int main_prio, ret;
 
+	cli_init("migrate");
 	parse_options(argc, argv, &cfg);
 
 	main_prio = cfg.base_prio + cfg.nr_threads;
 	ret = rt_sched_probe(main_prio);
 	if (ret)
-		no_rt_privilege(main_prio, ret);
+		cli_no_rt_privilege(main_prio, ret);
 
 	rows = calloc((size_t)cfg.nr_threads, sizeof(*rows));
 	if (!rows)
-		die(EXIT_SYSCALL, "out of memory");
+		cli_die(EXIT_SYSCALL, "out of memory");
 	ret = rt_work_calibrate(&run.work, cfg.unit_ns);
 	if (ret)
-		die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
+		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
 
 	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
 	rt_tracemark_open();
 
 	ret = rt_cpus_set_affinity(cfg.cpus);
 	if (ret)
-		die(EXIT_SYSCALL, "sched_setaffinity: %s", strerror(-ret));
+		cli_die(EXIT_SYSCALL, "sched_setaffinity: %s", strerror(-ret));
 	ret = rt_sched_set_fifo(pthread_self(), main_prio);
 	if (ret == -EPERM)
-		no_rt_privilege(main_prio, ret);
+		cli_no_rt_privilege(main_prio, ret);
 	if (ret)
-		die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
+		cli_die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
 
 	if (!cfg.quiet)
 		print_header(&cfg, &run.work);
 
 	ret = mig_execute(&run, rows, &out, err, sizeof(err));
 	if (out.denied)
-		no_rt_privilege(main_prio, ret);
+		cli_no_rt_privilege(main_prio, ret);
 	if (ret)
-		die(EXIT_SYSCALL, "%s", err);
+		cli_die(EXIT_SYSCALL, "%s", err);
 
 	/* an unlocked run is still a run: say what it may have cost */
 	if (out.mlock_err)
-		fprintf(stderr,
-			"migrate: warning: memory not locked (mlockall: %s): page faults may add "
-			"noise; raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK\n",
-			strerror(out.mlock_err));
+		cli_warn("memory not locked (mlockall: %s): page faults may add noise; raise "
+			 "RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
+			 strerror(out.mlock_err));
 	print_results(&cfg, rows, &out, out.start_ns - main_start);
 	rt_tracemark_close();
 	numa_free_cpumask(cfg.cpus);

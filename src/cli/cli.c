@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One-line messages that name the option, the value and what is accepted,
+ * and the exit codes that go with them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cli.h"
+#include "rt_sched.h"
+
+static const char *prog = "rtsched";
+
+/**
+ * cli_init - name the program in every message
+ */
+void cli_init(const char *name)
+{
+	prog = name;
+}
+
+static void vsay(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", prog, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/**
+ * cli_die - print "PROG: message" and exit with @code
+ */
+void cli_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("", fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+/**
+ * cli_warn - print "PROG: warning: message" and go on
+ */
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * cli_opt - the value of @arg as @spec says, or exit 2 saying why not
+ */
+int64_t cli_opt(const struct rt_optspec *spec, const char *arg)
+{
+	char err[RT_OPT_ERRLEN];
+	int64_t v;
+
+	if (rt_opt_parse(spec, arg, &v, err, sizeof(err)))
+		cli_die(EXIT_USAGE, "%s", err);
+	return v;
+}
+
+/**
+ * cli_cpus - the CPU list of --cpus, or exit 2 naming what is wrong with it
+ */
+struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable)
+{
+	const char *why = rt_cpus_numa_message();
+	char have[256];
+	struct bitmask *cpus;
+	int bad;
+
+	rt_cpus_format(usable, have, sizeof(have));
+	cpus = rt_cpus_parse(arg, usable, &bad);
+	if (cpus)
+		return cpus;
+	if (errno == EPERM)
+		cli_die(EXIT_USAGE,
+			"invalid --cpus '%s': CPU %d is not usable by this process (affinity or "
+			"cpuset); usable CPUs: %s",
+			arg, bad, have);
+	if (errno == ENOENT)
+		cli_die(EXIT_USAGE, "invalid --cpus '%s': the list names no CPU; usable CPUs: %s",
+			arg, have);
+	cli_die(EXIT_USAGE,
+		"invalid --cpus '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s", arg,
+		*why ? " (libnuma: " : "", why, *why ? ")" : "", have);
+}
+
+/**
+ * cli_bad_option - exit 2 for what getopt_long() returned as ':' or '?'
+ *
+ * @short_options must start with ':' so that a missing value is told apart.
+ */
+void cli_bad_option(int c, char **argv, const char *short_options)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		cli_die(EXIT_USAGE, "option '%s' needs a value; see %s --help", arg, prog);
+	/* "--pi=3": getopt reports a known flag given a value */
+	if (optopt && strchr(short_options, optopt) && arg[0] == '-' && arg[1] == '-')
+		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, prog);
+	if (optopt && optopt < 256)
+		cli_die(EXIT_USAGE, "unknown option '-%c'; see %s --help", optopt, prog);
+	if (optopt)
+		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, prog);
+	cli_die(EXIT_USAGE, "unknown option '%s'; see %s --help", arg, prog);
+}
+
+/**
+ * cli_extra_args - exit 2 when arguments follow the options
+ */
+void cli_extra_args(int argc, char **argv)
+{
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "unexpected argument '%s': %s takes options only; see %s --help",
+			argv[optind], prog, prog);
+}
+
+/**
+ * cli_no_rt_privilege - exit 4 saying what would grant SCHED_FIFO at @prio here
+ * @err: the negative errno of the refusal
+ */
+void cli_no_rt_privilege(int prio, int err)
+{
+	struct rt_privilege priv;
+
+	rt_sched_privilege(&priv, "/proc", "/sys/fs/cgroup");
+	if (priv.cgroup_no_rt)
+		cli_die(EXIT_MISSING,
+			"cannot run SCHED_FIFO threads: %s; this process's cgroup gives RT tasks no "
+			"runtime (%s is 0): give it RT runtime or run from a cgroup that has some",
+			strerror(-err), priv.cgroup_file);
+	if (priv.root || priv.cap_sys_nice)
+		cli_die(EXIT_MISSING,
+			"cannot run SCHED_FIFO threads at priority %d: %s, although the process "
+			"has %s; check RT group scheduling (cpu.rt_runtime_us of its cgroup) and "
+			"security modules",
+			prio, strerror(-err), priv.root ? "root" : "CAP_SYS_NICE");
+	cli_die(EXIT_MISSING,
+		"cannot run SCHED_FIFO threads at priority %d: %s; run as root, or grant "
+		"CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep %s), or raise RLIMIT_RTPRIO "
+		"to %d (now %ld; ulimit -r, limits.conf rtprio)",
+		prio, strerror(-err), prog, prio, priv.rlimit_rtprio);
+}
+
+/**
+ * cli_print_kernel - one line: kernel release, preemption model, RT throttling
+ */
+void cli_print_kernel(FILE *out)
+{
+	struct rt_throttle thr;
+	char model[128];
+	struct utsname u;
+
+	rt_sched_preempt_model(model, sizeof(model));
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	if (rt_sched_throttle(&thr))
+		fprintf(out, "kernel %s, %s, RT throttling unknown\n", u.release, model);
+	else if (thr.runtime_us < 0)
+		fprintf(out, "kernel %s, %s, RT throttling off\n", u.release, model);
+	else
+		fprintf(out, "kernel %s, %s, RT throttling %ld/%ld us\n", u.release, model,
+			thr.runtime_us, thr.period_us);
+}
