@@ -49,8 +49,9 @@ LIB := src/lib/librtsched.a
 LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
 CLI_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c))
 MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
+PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
-PROGRAMS := migrate
+PROGRAMS := migrate pi_stress
 
 .PHONY: all deps check-deps run check bench install uninstall clean static-check
 all: check-deps $(PROGRAMS)
@@ -77,6 +78,10 @@ migrate: $(MIGRATE_OBJS) $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+pi_stress: $(PI_STRESS_OBJS) $(CLI_OBJS) $(LIB)
+	@$(if $(Q),echo "  LD      $@";)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 tests/unit/test_%: tests/unit/test_%.c $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -96,7 +101,7 @@ check: deps
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all tests/bench/bench
-	$(Q)tests/bench/bench ./migrate
+	$(Q)tests/bench/bench ./migrate ./pi_stress
 
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man8

@@ -123,8 +123,10 @@ int rt_format_duration(char *buf, size_t len, int64_t ns)
 	};
 	size_t i;
 
+	if (!ns)
+		return snprintf(buf, len, "0");
 	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
-		if (ns && ns % fmt[i].ns == 0)
+		if (ns % fmt[i].ns == 0)
 			return snprintf(buf, len, "%" PRId64 "%s", ns / fmt[i].ns, fmt[i].suffix);
 	}
 	if (ns >= 1000000)

@@ -4,7 +4,10 @@
  * here and printed with their targets. Not a test: it asserts nothing and
  * exits 0 once it has measured, whatever the figures are.
  *
- *   bench MIGRATE-BINARY
+ *   bench MIGRATE-BINARY PI_STRESS-BINARY
+ *
+ * The pi_stress comparison runs rt-tests' pi_stress (RT_TESTS_PI_STRESS, by
+ * default /usr/bin/pi_stress) when it is installed.
  */
 #include <errno.h>
 #include <sched.h>
@@ -38,12 +41,15 @@ static int64_t pct(int64_t *v, size_t n, double p)
 	return v[i];
 }
 
-static void verdict(const char *what, double got, double target, const char *unit, bool below)
-{
-	bool met = below ? got < target : got <= target;
+enum target { BELOW, AT_MOST, AT_LEAST };
 
-	printf("  %-44s %10.3f %-3s (target %s %g %s: %s)\n", what, got, unit, below ? "<" : "<=",
-	       target, unit, met ? "met" : "MISSED");
+static void verdict(const char *what, double got, double target, const char *unit, enum target how)
+{
+	static const char *const op[] = { "<", "<=", ">=" };
+	bool met = how == BELOW ? got < target : how == AT_MOST ? got <= target : got >= target;
+
+	printf("  %-44s %10.3f %-3s (target %s %g %s: %s)\n", what, got, unit, op[how], target,
+	       unit, met ? "met" : "MISSED");
 }
 
 static void busy_loop_accuracy(void)
@@ -65,7 +71,7 @@ static void busy_loop_accuracy(void)
 		ns = rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 		err_ppm[i] = llabs(ns - RT_NSEC_PER_MSEC) * 1000000 / RT_NSEC_PER_MSEC;
 	}
-	verdict("median |error| of one unit", (double)pct(err_ppm, REPS, 50) / 1e4, 2, "%", false);
+	verdict("median |error| of one unit", (double)pct(err_ppm, REPS, 50) / 1e4, 2, "%", AT_MOST);
 	printf("  %-44s %10.3f %%\n", "p90 |error|", (double)pct(err_ppm, REPS, 90) / 1e4);
 	printf("  %-44s %10lld .. %lld loops/ms\n", "calibration spread over 10 calibrations",
 	       (long long)pct(loops, CALS, 0), (long long)pct(loops, CALS, 100));
@@ -90,7 +96,7 @@ static void sleep_overshoot(void)
 		rt_sleep_until(deadline);
 		over[i] = rt_now_ns(CLOCK_MONOTONIC) - deadline;
 	}
-	verdict("median overshoot", (double)pct(over, REPS, 50) / 1e3, 100, "us", true);
+	verdict("median overshoot", (double)pct(over, REPS, 50) / 1e3, 100, "us", BELOW);
 	printf("  %-44s %10.3f us\n", "p99 overshoot", (double)pct(over, REPS, 99) / 1e3);
 	printf("  %-44s %10.3f us\n", "max overshoot", (double)pct(over, REPS, 100) / 1e3);
 }
@@ -112,7 +118,7 @@ static void marker_cost(void)
 		rt_tracemark("thread %d iter %d, taking lock %d\n", i % 8, i, i % 4);
 		cost[i] = rt_now_ns(CLOCK_MONOTONIC) - t0;
 	}
-	verdict("median cost", (double)pct(cost, REPS, 50) / 1e3, 2, "us", true);
+	verdict("median cost", (double)pct(cost, REPS, 50) / 1e3, 2, "us", BELOW);
 	printf("  %-44s %10.3f us\n", "p99 cost", (double)pct(cost, REPS, 99) / 1e3);
 	rt_tracemark_close();
 }
@@ -206,7 +212,7 @@ static void startup(char *migrate)
 		}
 		ms_x1000[i] = (int64_t)(after(c.out, "start-up ") * 1000);
 	}
-	verdict("median start-up", (double)pct(ms_x1000, REPS, 50) / 1000, 300, "ms", true);
+	verdict("median start-up", (double)pct(ms_x1000, REPS, 50) / 1000, 300, "ms", BELOW);
 	printf("  %-44s %10.3f ms\n", "max start-up", (double)pct(ms_x1000, REPS, 100) / 1000);
 }
 
@@ -228,7 +234,7 @@ static void duration(char *migrate)
 		wall_ppm[i] = llabs(c.wall_ns / 1000 - 2000000) / 2;
 	}
 	verdict("median |measured run - asked| / asked", (double)pct(err_ppm, REPS, 50) / 1e4, 2,
-		"%", false);
+		"%", AT_MOST);
 	printf("  %-44s %10.3f %%\n", "worst of the runs", (double)pct(err_ppm, REPS, 100) / 1e4);
 	printf("  %-44s %10.3f %%\n", "median |process wall time - asked| / asked",
 	       (double)pct(wall_ppm, REPS, 50) / 1e4);
@@ -244,17 +250,80 @@ static void peak_rss(char *migrate)
 		printf("  failed: exit status %d\n", c.status);
 		return;
 	}
-	verdict("peak RSS", (double)c.ru.ru_maxrss / 1024, 32, "MiB", true);
+	verdict("peak RSS", (double)c.ru.ru_maxrss / 1024, 32, "MiB", BELOW);
 	printf("  %-44s %10.3f MiB\n", "VmLck half-way through the run",
 	       (double)c.vmlck_kb / 1024);
+}
+
+/* Both measured the same way: inversions over the process's wall time. */
+static void pi_stress_vs_rt_tests(char *ours)
+{
+	enum { ROUNDS = 3 };
+	const char *env = getenv("RT_TESTS_PI_STRESS");
+	char *theirs = (char *)(env ? env : "/usr/bin/pi_stress");
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char groups[24], secs[] = "3", *line, *end;
+	double ours_rate[ROUNDS], theirs_rate[ROUNDS], theirs_steady[ROUNDS], o, t, ts;
+	struct child c;
+	int i;
+
+	snprintf(groups, sizeof(groups), "%ld", ncpus > 1 ? ncpus - 1 : 1);
+	printf("pi_stress against rt-tests' pi_stress (-g %s, %d rounds of %s s each, "
+	       "alternating)\n", groups, ROUNDS, secs);
+	if (access(theirs, X_OK)) {
+		printf("  rt-tests' pi_stress is not installed (%s): apt install rt-tests to "
+		       "compare; ours alone:\n", theirs);
+		theirs = NULL;
+	}
+	for (i = 0; i < ROUNDS; i++) {
+		char *our_argv[] = { ours, "-q", "-g", groups, "-d", secs, NULL };
+		char *their_argv[] = { theirs, "-q", "-g", groups, "-D", secs, NULL };
+
+		if (theirs) {
+			if (run_child(their_argv, &c, 0)) {
+				printf("  rt-tests' pi_stress failed: status %d\n", c.status);
+				return;
+			}
+			theirs_rate[i] = after(c.out, "Total inversion performed: ") * 1e9 /
+					 (double)c.wall_ns;
+			/* as if it had counted only during its duration: its best case */
+			theirs_steady[i] = after(c.out, "Total inversion performed: ") / atof(secs);
+		}
+		if (run_child(our_argv, &c, 0)) {
+			printf("  pi_stress failed: status %d\n", c.status);
+			return;
+		}
+		ours_rate[i] = after(c.out, "all groups: ") * 1e9 / (double)c.wall_ns;
+		/* the wait figures, which rt-tests does not have */
+		line = strstr(c.out, "\n    0 ");
+		end = line ? strchr(line + 1, '\n') : NULL;
+		if (i == ROUNDS - 1 && end)
+			printf("  group 0, last round: %.*s\n", (int)(end - line - 1), line + 1);
+	}
+	o = ours_rate[0];
+	t = theirs ? theirs_rate[0] : 0;
+	ts = theirs ? theirs_steady[0] : 0;
+	for (i = 1; i < ROUNDS; i++) {
+		o = ours_rate[i] > o ? ours_rate[i] : o;
+		t = theirs && theirs_rate[i] > t ? theirs_rate[i] : t;
+		ts = theirs && theirs_steady[i] > ts ? theirs_steady[i] : ts;
+	}
+	printf("  %-44s %10.0f /s (best round, over process wall time)\n",
+	       "rtsched pi_stress inversions", o);
+	if (!theirs)
+		return;
+	printf("  %-44s %10.0f /s\n", "rt-tests pi_stress inversions", t);
+	verdict("ratio rtsched / rt-tests", o / t, 1, "x", AT_LEAST);
+	printf("  %-44s %10.0f /s\n", "rt-tests counted over -D alone (its best case)", ts);
+	verdict("ratio rtsched / rt-tests' best case", o / ts, 1, "x", AT_LEAST);
 }
 
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { 0 };
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: bench MIGRATE-BINARY\n");
+	if (argc != 3) {
+		fprintf(stderr, "usage: bench MIGRATE-BINARY PI_STRESS-BINARY\n");
 		return 2;
 	}
 	printf("rtsched bench: figures measured on this machine, now\n\n");
@@ -266,5 +335,6 @@ int main(int argc, char **argv)
 	startup(argv[1]);
 	duration(argv[1]);
 	peak_rss(argv[1]);
+	pi_stress_vs_rt_tests(argv[2]);
 	return 0;
 }

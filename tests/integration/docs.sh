@@ -3,26 +3,32 @@
 # make install puts the program and its man page where they belong.
 . "$(dirname "$0")/tap.bash"
 
-opts=$(grep -oE '\{ "[a-z-]+", (required|no)_argument' src/migrate/main.c | cut -d'"' -f2)
-check "the option table was found" test -n "$opts"
-./migrate --help >"$TMP/help"
-for o in $opts; do
-	short=$(grep -E "\{ \"$o\", " src/migrate/main.c | grep -oE "'[a-zA-Z]'" | tr -d "'")
-	check "--$o (-$short) is in --help" grep -qE -- "-$short, --$o" "$TMP/help"
-	check "--$o is in migrate.8" grep -qE -- "\\\\-\\\\-${o//-/\\\\-}" man/migrate.8
-	check "--$o is in README.md" grep -q -- "-$short, --$o" README.md
+for prog in migrate pi_stress; do
+	src=src/$prog/main.c
+	opts=$(grep -oE '\{ "[a-z-]+", (required|no)_argument' "$src" | cut -d'"' -f2)
+	check "$prog: the option table was found" test -n "$opts"
+	./$prog --help >"$TMP/help"
+	for o in $opts; do
+		# the short letter, or none for a long-only option
+		short=$(grep -E "\{ \"$o\", " "$src" | grep -oE "'[a-zA-Z]'" | tr -d "'")
+		flag=${short:+-$short, }--$o
+		check "$prog $flag is in --help" grep -qE -- "(^| )$flag( |$)" "$TMP/help"
+		check "$prog --$o is in $prog.8" grep -qE -- "\\\\-\\\\-${o//-/\\\\-}" man/$prog.8
+		check "$prog $flag is in README.md" grep -q -- "\`$flag" README.md
+	done
+	if command -v groff >/dev/null; then
+		groff -man -ww -z man/$prog.8 2>"$TMP/groff"
+		check "$prog.8 renders without warnings" test ! -s "$TMP/groff"
+	else
+		skip "groff is not installed: the man page is not rendered"
+	fi
 done
-
-if command -v groff >/dev/null; then
-	groff -man -ww -z man/migrate.8 2>"$TMP/groff"
-	check "migrate.8 renders without warnings" test ! -s "$TMP/groff"
-else
-	skip "groff is not installed: the man page is not rendered"
-fi
 
 make --no-print-directory install DESTDIR="$TMP/root" prefix=/usr >"$TMP/install" 2>&1
 ok $? "make install DESTDIR=... prefix=/usr"
-check "  installs the program, executable" test -x "$TMP/root/usr/bin/migrate"
-check "  and its man page" test -f "$TMP/root/usr/share/man/man8/migrate.8"
+for prog in migrate pi_stress; do
+	check "  installs $prog, executable" test -x "$TMP/root/usr/bin/$prog"
+	check "  and $prog.8" test -f "$TMP/root/usr/share/man/man8/$prog.8"
+done
 make --no-print-directory uninstall DESTDIR="$TMP/root" prefix=/usr >/dev/null 2>&1
-check "make uninstall removes them" test ! -e "$TMP/root/usr/bin/migrate" -a ! -e "$TMP/root/usr/share/man/man8/migrate.8"
+check "make uninstall removes them" test -z "$(find "$TMP/root" -type f)"

@@ -12,7 +12,7 @@ fi
 # the checkout may sit where nobody cannot read: run a copy from /tmp
 as_nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 chmod 755 "$TMP"
-install -m 755 migrate "$TMP/migrate"
+install -m 755 migrate pi_stress "$TMP/"
 
 run_bounded 20 "${as_nobody[@]}" --inh-caps=-all "$TMP/migrate" -d 0.2
 ok $(( rc == 4 ? 0 : 1 )) "an ordinary user: exit 4 (got $rc)"
@@ -23,6 +23,12 @@ check "  and prints no table" test ! -s "$TMP/out"
 run_bounded 30 "${as_nobody[@]}" --inh-caps=+sys_nice --ambient-caps=+sys_nice "$TMP/migrate" -q -d 0.3
 ok $rc "an ordinary user with CAP_SYS_NICE runs (exit $rc)"
 check "  and gets the table" table_ok "$TMP/out" $((2 * NCPUS))
+
+run_bounded 20 "${as_nobody[@]}" --inh-caps=-all "$TMP/pi_stress" -d 0.2
+ok $(( rc == 4 ? 0 : 1 )) "pi_stress as an ordinary user: exit 4 (got $rc)"
+check "  says what would grant it" grep -qE '^pi_stress: cannot run SCHED_FIFO threads at priority 4: Operation not permitted; run as root, or grant CAP_SYS_NICE .*pi_stress.*, or raise RLIMIT_RTPRIO to 4' "$TMP/err"
+run_bounded 30 "${as_nobody[@]}" --inh-caps=+sys_nice --ambient-caps=+sys_nice "$TMP/pi_stress" -q -i 1000
+ok $rc "pi_stress as an ordinary user with CAP_SYS_NICE runs (exit $rc)"
 
 # cgroup v1 with RT group scheduling: a new cgroup has cpu.rt_runtime_us 0
 cpu_cg=""

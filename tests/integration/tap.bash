@@ -82,3 +82,23 @@ column_all() {
 }
 
 NCPUS=$(nproc)
+
+# bad_inputs PROGRAM < TABLE: each line "args|exit code|pattern" must give
+# that exit code, one stderr line "PROGRAM: <pattern...>" and no stdout.
+bad_inputs() {
+	local prog=$1 args want pattern lines
+	while IFS='|' read -r args want pattern; do
+		[ -z "$args" ] && continue
+		# shellcheck disable=SC2086 # the arguments are meant to split
+		run_bounded 10 "./$prog" $args
+		lines=$(wc -l <"$TMP/err")
+		ok $(( rc == want ? 0 : 1 )) "$prog $args: exit $want (got $rc)"
+		if grep -qE -- "^$prog: $pattern" "$TMP/err" && [ "$lines" -eq 1 ]; then
+			ok 0 "  one line: $(cat "$TMP/err")"
+		else
+			ok 1 "  one line matching: $pattern"
+			diag "$TMP/err"
+		fi
+		check "  nothing on stdout" test ! -s "$TMP/out"
+	done
+}

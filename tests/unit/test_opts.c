@@ -111,6 +111,8 @@ static void formats(void)
 	tap_str(buf, "2m", "120 s formats as 2m");
 	rt_format_duration(buf, sizeof(buf), 1500 * RT_NSEC_PER_USEC);
 	tap_str(buf, "1500us", "1.5 ms formats as 1500us");
+	rt_format_duration(buf, sizeof(buf), 0);
+	tap_str(buf, "0", "zero formats as 0");
 	rt_format_duration(buf, sizeof(buf), 1234567);
 	tap_str(buf, "1.235ms", "an inexact value keeps three decimals");
 }

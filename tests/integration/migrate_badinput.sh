@@ -4,7 +4,7 @@
 . "$(dirname "$0")/tap.bash"
 
 # args | exit code | a pattern the one stderr line must match
-cases=$(cat <<'CASES'
+bad_inputs migrate <<'CASES'
 -t abc|2|invalid --threads 'abc': expected an integer from 1 to 98
 -t 0|2|invalid --threads '0': expected an integer from 1 to 98
 -t 99|2|invalid --threads '99': expected an integer from 1 to 98
@@ -41,21 +41,6 @@ foo|2|unexpected argument 'foo': migrate takes options only
 -m paired -t 3 -l 3|2|--mode paired needs one thread per lock plus the highest: --threads 3 with --locks 3 does not fit
 -m paired -t 1|2|--mode paired needs one thread per lock plus the highest
 CASES
-)
-
-while IFS='|' read -r args want pattern; do
-	# shellcheck disable=SC2086 # the arguments are meant to split
-	run_bounded 10 ./migrate $args
-	lines=$(wc -l <"$TMP/err")
-	ok $(( rc == want ? 0 : 1 )) "migrate $args: exit $want (got $rc)"
-	if grep -qE -- "^migrate: $pattern" "$TMP/err" && [ "$lines" -eq 1 ]; then
-		ok 0 "  one line: $(cat "$TMP/err")"
-	else
-		ok 1 "  one line matching: $pattern"
-		diag "$TMP/err"
-	fi
-	check "  nothing on stdout" test ! -s "$TMP/out"
-done <<<"$cases"
 
 # A CPU this process may not use: confine the test to the first CPU
 if [ "$NCPUS" -ge 2 ]; then

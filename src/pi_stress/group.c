@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The three threads of an inversion group and the pass they go through
+ * together.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "pi_stress.h"
+#include "rt_clock.h"
+#include "rt_sync.h"
+
+static int fail(struct pis_thread *t, const char *what, int err)
+{
+	if (!t->err) {
+		t->err = err;
+		t->err_what = what;
+	}
+	atomic_store(&t->group->run->stop, true);
+	return err;
+}
+
+static int meet(struct pis_thread *t, pthread_barrier_t *b)
+{
+	int ret = rt_barrier_wait(b);
+
+	return ret ? fail(t, "pthread_barrier_wait", ret) : 0;
+}
+
+/* Low: holds the mutex into the inversion, releases it once it can run. */
+static int low_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
+{
+	int ret;
+
+	/*
+	 * Low is the last to reach every barrier, so it never blocks; and
+	 * SCHED_FIFO keeps a preempted thread at the head of its priority's
+	 * list. On a CPU shared by groups (-u) one low would then keep every
+	 * other group's low from running at all. Yielding sends it to the tail
+	 * (and costs a system call and nothing else when it is alone).
+	 */
+	sched_yield();
+	ret = rt_mutex_lock(&g->mutex);
+	if (ret)
+		return fail(t, "pthread_mutex_lock", ret);
+	ret = meet(t, &g->locked);
+	if (ret)
+		return ret;
+	/* Here only if boosted above medium (or medium gave up). */
+	if (g->run->cfg->hold_ns)
+		rt_busy_loop(&g->run->work, 1);
+	atomic_store_explicit(&g->low_pass, pass, memory_order_release);
+	ret = rt_mutex_unlock(&g->mutex);
+	if (ret)
+		return fail(t, "pthread_mutex_unlock", ret);
+	return meet(t, &g->done);
+}
+
+/*
+ * Medium: runnable throughout the inversion and above low. It spins until
+ * high has had the mutex, so without inheritance low never runs again and
+ * the group stalls until the run is stopped. With inheritance it only runs
+ * once high is done: finding high still waiting means low was not above it.
+ */
+static int medium_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
+{
+	struct pis_run *run = g->run;
+	int ret;
+
+	ret = meet(t, &g->locked);
+	if (ret)
+		return ret;
+	if (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass)
+		g->medium_ran++;
+	while (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass) {
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+			g->unresolved = true;
+			break;
+		}
+	}
+	return meet(t, &g->done);
+}
+
+/* High: blocks on the mutex low holds; the time it waits is the figure. */
+static int high_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
+{
+	const struct pis_cfg *cfg = g->run->cfg;
+	int64_t t0, t1;
+	bool contended;
+	int ret;
+
+	ret = meet(t, &g->locked);
+	if (ret)
+		return ret;
+	contended = atomic_load_explicit(&g->low_pass, memory_order_acquire) != pass;
+	t0 = rt_now_ns(CLOCK_MONOTONIC);
+	ret = rt_mutex_lock(&g->mutex);
+	t1 = rt_now_ns(CLOCK_MONOTONIC);
+	if (ret)
+		return fail(t, "pthread_mutex_lock", ret);
+	atomic_store_explicit(&g->high_pass, pass, memory_order_release);
+	ret = rt_mutex_unlock(&g->mutex);
+	if (ret)
+		return fail(t, "pthread_mutex_unlock", ret);
+	rt_hist_add(&g->wait, (uint64_t)(t1 - t0));
+	if (!contended)
+		g->uncontended++;
+	atomic_fetch_add_explicit(&g->progress, 1, memory_order_relaxed);
+	/* one decision for the three, published by the barrier */
+	g->go_on = !atomic_load(&g->run->stop) && (!cfg->inversions || pass < (uint64_t)cfg->inversions);
+	return meet(t, &g->done);
+}
+
+static int (*const passes[PIS_ROLES])(struct pis_thread *, struct pis_group *, uint64_t) = {
+	[PIS_LOW] = low_pass,
+	[PIS_MEDIUM] = medium_pass,
+	[PIS_HIGH] = high_pass,
+};
+
+/**
+ * pis_thread_main - one thread of a group, from the start barrier to its end
+ *
+ * Passes are numbered from 1 so that 0 in high_pass and low_pass means none.
+ * Counters are read by the thread itself at the start and at the end.
+ */
+void *pis_thread_main(void *arg)
+{
+	struct pis_thread *t = arg;
+	struct pis_group *g = t->group;
+	uint64_t pass;
+	int ret;
+
+	t->tid = gettid();
+	rt_work_thread_init();
+	ret = rt_barrier_wait(&g->run->start);
+	if (ret) {
+		fail(t, "pthread_barrier_wait", ret);
+		goto out;
+	}
+	ret = rt_procstat_read("/proc", t->tid, &t->start);
+	if (ret) {
+		fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+		goto out;
+	}
+	for (pass = 1;; pass++) {
+		if (passes[t->role](t, g, pass))
+			break;
+		/* a pass that only the stop ended was no inversion (read after @done) */
+		if (!g->unresolved)
+			t->iterations++;
+		if (!g->go_on)
+			break;
+	}
+	t->end_ns = rt_now_ns(CLOCK_MONOTONIC);
+	ret = rt_procstat_read("/proc", t->tid, &t->end);
+	if (ret)
+		fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+out:
+	atomic_store(&t->finished, true);
+	return NULL;
+}

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# pi_stress run for real: inheritance holds and is measured; the control run
+# without it is caught by the watchdog, every time.
+. "$(dirname "$0")/tap.bash"
+require_rt
+
+# group_cell FILE GROUP FIELD: inversions, rate, median, p99, max of a group line
+group_cell() {
+	awk -v g="$2" -v f="$3" '
+		BEGIN { c["inversions"] = 3; c["rate"] = 4; c["median"] = 5; c["p99"] = 7; c["max"] = 9 }
+		/^Group  CPU/ { on = 1; next }
+		on && $1 == g { print $(c[f]); exit }' "$1"
+}
+
+groups=$((NCPUS > 1 ? NCPUS - 1 : 1))
+run_bounded 30 ./pi_stress -d 1
+ok $rc "a PI run passes (exit $rc)"
+check "  says PASS" grep -q '^PASS: every inversion was resolved by inheritance$' "$TMP/out"
+check "  one row per thread ($groups groups x 3), totals are the sums" table_ok "$TMP/out" $((3 * groups))
+check "  no thread migrated: they are pinned" column_all "$TMP/out" migrated -eq 0
+inv=$(group_cell "$TMP/out" 0 inversions)
+check "  group 0 made inversions ($inv)" test "${inv:-0}" -gt 0
+for r in 0 1 2; do
+	check "  group 0's thread $r took part in every one" test "$(cell "$TMP/out" $r iterations)" = "$inv"
+done
+check "  the waits are reported: median, p99, max" \
+	grep -qE '^ +0 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ us +[0-9.]+ us +[0-9.]+ us$' "$TMP/out"
+check "  nothing on stderr" test ! -s "$TMP/err"
+
+run_bounded 30 ./pi_stress -q -i 2000
+ok $rc "-i 2000 passes"
+check "  every thread made exactly 2000" column_all "$TMP/out" iterations -eq 2000
+check "  -q: the table comes first" grep -q '^Task 3g' <(head -n1 "$TMP/out")
+
+# high cannot get the mutex before low has done its hold: the wait includes it
+run_bounded 30 ./pi_stress -q -i 300 --hold 200us
+med=$(group_cell "$TMP/out" 0 median)
+ok $rc "--hold 200us passes"
+check "  the median wait ($med us) includes low's 200 us hold" awk -v m="$med" 'BEGIN { exit !(m >= 200) }'
+
+# --wait-bound is enforced when given: waits include low's hold, so this fails
+run_bounded 30 ./pi_stress -q -i 200 --hold 999us --wait-bound 1ms
+ok $(( rc == 1 ? 0 : 1 )) "a wait beyond --wait-bound fails the run (exit $rc)"
+check "  and says so" grep -q '^FAIL group 0 (CPU [0-9]*): the high thread waited up to [0-9.]* us, more than --wait-bound 1ms; medium never ran meanwhile' "$TMP/out"
+
+# The control: plain mutexes stall a group; the watchdog says so, every time.
+for i in 1 2 3; do
+	run_bounded 30 ./pi_stress --no-pi -w 300ms -d 10
+	ok $(( rc == 1 ? 0 : 1 )) "control run $i (--no-pi): exit 1 (got $rc)"
+	check "  the watchdog names the stalled group" \
+		grep -q '^FAIL group 0 (CPU [0-9]*): no progress for 300ms: the high thread never got the mutex' "$TMP/out"
+	check "  and the run stopped cleanly, with the table" table_ok "$TMP/out" $((3 * groups))
+done
+run_bounded 30 ./pi_stress --no-pi -w 5s -d 200ms -q
+ok $(( rc == 1 ? 0 : 1 )) "--no-pi ending before the watchdog: still exit 1 (got $rc)"
+check "  an inversion was left unresolved" grep -q 'an inversion was still unresolved when the run ended' "$TMP/out"
+
+# -u: every group and the coordinator on one CPU; inheritance still holds.
+# The bound is raised: a shared CPU also runs other tasks (the fair server).
+first=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
+run_bounded 30 ./pi_stress -u -g 3 -i 3000 --wait-bound 1s
+ok $rc "-u -g 3 passes (exit $rc)"
+check "  every group on CPU $first" grep -q "on CPU $first (-u); groups on CPU $first,$first,$first$" "$TMP/out"
+check "  within --wait-bound" grep -q '^PASS: every inversion was resolved by inheritance, within --wait-bound$' "$TMP/out"
+check "  9 rows, every thread 3000 iterations" column_all "$TMP/out" iterations -eq 3000
+check "  medium never ran while high waited" test "$(grep -c 'medium thread ran while' "$TMP/out")" -eq 0
+run_bounded 30 ./pi_stress -u -g 2 --no-pi -w 300ms
+ok $(( rc == 1 ? 0 : 1 )) "-u -g 2 --no-pi: exit 1"
+check "  both groups fail" test "$(grep -c '^FAIL group [01] .*no progress' "$TMP/out")" -eq 2
+
+# -b: low, medium, high and the coordinator at base .. base + 3
+./pi_stress -b 20 -d 2 -q >/dev/null 2>&1 &
+pid=$!
+sleep 1
+prios=$(for s in /proc/$pid/task/*/stat; do awk '{print $40}' "$s"; done 2>/dev/null | sort -un | tr '\n' ' ')
+wait $pid
+ok $? "the -b 20 run passed"
+check "-b 20: SCHED_FIFO priorities are 20 21 22 and 23 (got: $prios)" test "$prios" = "20 21 22 23 "
