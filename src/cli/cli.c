@@ -31,6 +31,73 @@ static void vsay(const char *prefix, const char *fmt, va_list ap)
 }
 
 /**
+ * cli_common_init - start parsing with the usable CPUs known, or exit 3
+ */
+void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
+{
+	co->usage = usage;
+	co->cpus = NULL;
+	co->quiet = false;
+	co->usable = rt_cpus_usable();
+	if (!co->usable)
+		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
+}
+
+/**
+ * cli_common_option - handle -c, -q, -h or -V; false for any other option
+ *
+ * -h and -V print and exit 0; a bad -c list exits 2.
+ */
+bool cli_common_option(struct cli_common *co, int c, const char *arg)
+{
+	switch (c) {
+	case 'c':
+		if (co->cpus)
+			numa_free_cpumask(co->cpus);
+		co->cpus = cli_cpus(arg, co->usable);
+		return true;
+	case 'q':
+		co->quiet = true;
+		return true;
+	case 'h':
+		co->usage(stdout);
+		exit(EXIT_RAN);
+	case 'V':
+		printf("%s (rtsched) %s\n", prog, RT_VERSION);
+		exit(EXIT_RAN);
+	}
+	return false;
+}
+
+/**
+ * cli_common_cpus - the CPUs to run on once parsing is over: -c, or the usable ones
+ */
+struct bitmask *cli_common_cpus(struct cli_common *co)
+{
+	if (!co->cpus)
+		return co->usable;
+	numa_free_cpumask(co->usable);
+	co->usable = NULL;
+	return co->cpus;
+}
+
+/**
+ * cli_print_table - print @caption (if any) and the table of @rows, whole or not at all
+ */
+void cli_print_table(const struct rt_row *rows, size_t n, const char *caption)
+{
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&table, &len);
+	if (!f || rt_report_table(f, rows, n) || fclose(f))
+		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+	printf("%s%s%s", caption ? caption : "", caption ? "\n" : "", table);
+	free(table);
+}
+
+/**
  * cli_die - print "PROG: message" and exit with @code
  */
 void cli_die(int code, const char *fmt, ...)

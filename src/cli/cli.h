@@ -7,11 +7,13 @@
 #define RT_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "rt_cpus.h"
 #include "rt_opts.h"
+#include "rt_report.h"
 
 /* Exit codes, as DESIGN.md and the man pages state them. */
 enum {
@@ -22,7 +24,19 @@ enum {
 	EXIT_MISSING = 4,	/* a requirement is missing here */
 };
 
+/* The options every benchmark has: -c, -q, -h, -V. */
+struct cli_common {
+	void (*usage)(FILE *out);
+	struct bitmask *usable;		/* the process's affinity mask */
+	struct bitmask *cpus;		/* -c, --cpus */
+	bool quiet;			/* -q, --quiet */
+};
+
 void cli_init(const char *prog);
+void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
+bool cli_common_option(struct cli_common *co, int c, const char *arg);
+struct bitmask *cli_common_cpus(struct cli_common *co);
+void cli_print_table(const struct rt_row *rows, size_t n, const char *caption);
 void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t cli_opt(const struct rt_optspec *spec, const char *arg);

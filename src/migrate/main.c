@@ -98,14 +98,11 @@ static const struct mig_mode *parse_mode(const char *arg)
 
 static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 {
-	struct bitmask *usable;
 	char err[RT_OPT_ERRLEN];
+	struct cli_common co;
 	int c;
 
-	usable = rt_cpus_usable();
-	if (!usable)
-		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
-
+	cli_common_init(&co, usage);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
@@ -137,30 +134,14 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 		case 'b':
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
-		case 'c':
-			if (cfg->cpus)
-				numa_free_cpumask(cfg->cpus);
-			cfg->cpus = cli_cpus(optarg, usable);
-			break;
-		case 'q':
-			cfg->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(EXIT_RAN);
-		case 'V':
-			printf("migrate (rtsched) %s\n", RT_VERSION);
-			exit(EXIT_RAN);
 		default:
-			cli_bad_option(c, argv, short_options);
+			if (!cli_common_option(&co, c, optarg))
+				cli_bad_option(c, argv, short_options);
 		}
 	}
 	cli_extra_args(argc, argv);
-
-	if (!cfg->cpus)
-		cfg->cpus = usable;
-	else
-		numa_free_cpumask(usable);
+	cfg->cpus = cli_common_cpus(&co);
+	cfg->quiet = co.quiet;
 	if (cfg->mode->configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
@@ -200,16 +181,7 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 			  const struct mig_outcome *out, int64_t startup_ns)
 {
-	char *table = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	/* the whole table or none of it */
-	f = open_memstream(&table, &len);
-	if (!f || rt_report_table(f, rows, (size_t)cfg->nr_threads) || fclose(f))
-		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
-	fputs(table, stdout);
-	free(table);
+	cli_print_table(rows, (size_t)cfg->nr_threads, NULL);
 	if (!out->migrations_from_proc)
 		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
 		       "this kernel has no /proc/self/task/TID/sched\n");

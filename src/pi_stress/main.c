@@ -119,13 +119,11 @@ static int group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 {
 	bool set_duration = false;
-	struct bitmask *usable;
+	struct cli_common co;
 	char why[512];
 	int c, cap;
 
-	usable = rt_cpus_usable();
-	if (!usable)
-		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
+	cli_common_init(&co, usage);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
@@ -159,30 +157,14 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 		case 'b':
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
-		case 'c':
-			if (cfg->cpus)
-				numa_free_cpumask(cfg->cpus);
-			cfg->cpus = cli_cpus(optarg, usable);
-			break;
-		case 'q':
-			cfg->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(EXIT_RAN);
-		case 'V':
-			printf("pi_stress (rtsched) %s\n", RT_VERSION);
-			exit(EXIT_RAN);
 		default:
-			cli_bad_option(c, argv, short_options);
+			if (!cli_common_option(&co, c, optarg))
+				cli_bad_option(c, argv, short_options);
 		}
 	}
 	cli_extra_args(argc, argv);
-
-	if (!cfg->cpus)
-		cfg->cpus = usable;
-	else
-		numa_free_cpumask(usable);
+	cfg->cpus = cli_common_cpus(&co);
+	cfg->quiet = co.quiet;
 	cap = group_capacity(cfg, why, sizeof(why));
 	if (!cfg->set_groups)
 		cfg->nr_groups = cfg->uniprocessor ? 1 : cap;
@@ -245,9 +227,6 @@ static void print_rows(const struct pis_run *run)
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, i;
 	struct rt_row *rows = calloc(n, sizeof(*rows));
 	bool no_sched = false;
-	char *table = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	if (!rows)
 		cli_die(EXIT_SYSCALL, "out of memory");
@@ -259,14 +238,10 @@ static void print_rows(const struct pis_run *run)
 		no_sched |= !d.have_migrations;
 		rows[i] = (struct rt_row){ d.vol, d.nonvol, d.migrations, t->iterations };
 	}
-	f = open_memstream(&table, &len);
-	if (!f || rt_report_table(f, rows, n) || fclose(f))
-		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
-	printf("Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high\n%s", table);
+	cli_print_table(rows, n, "Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high");
 	if (no_sched)
 		printf("migrated: not counted, this kernel has no /proc/self/task/TID/sched "
 		       "(the threads are pinned)\n");
-	free(table);
 	free(rows);
 }
 
