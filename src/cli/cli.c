@@ -22,7 +22,8 @@ void cli_init(const char *name)
 	prog = name;
 }
 
-static void vsay(const char *prefix, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0))) vsay(const char *prefix, const char *fmt,
+							va_list ap)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: %s", prog, prefix);

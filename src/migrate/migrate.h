@@ -44,7 +44,6 @@ struct mig_thread {
 	int last_cpu;
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
-	atomic_bool finished;
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
 };

@@ -159,7 +159,6 @@ static void *thread_main(void *arg)
 	if (ret)
 		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
 out:
-	atomic_store(&t->finished, true);
 	return NULL;
 }
 

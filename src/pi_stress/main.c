@@ -394,5 +394,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout))
 		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
 	rt_tracemark_close();
+	pis_free(&run);
+	numa_free_cpumask(cfg.cpus);
 	return ret;
 }

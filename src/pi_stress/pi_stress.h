@@ -90,6 +90,7 @@ struct pis_run {
 int pis_group_cpu(const struct pis_cfg *cfg, int group);
 int pis_start(struct pis_run *run, char *err, size_t len);
 int pis_watch(struct pis_run *run, char *err, size_t len);
+void pis_free(struct pis_run *run);
 void *pis_thread_main(void *arg);
 
 #endif

@@ -124,6 +124,23 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 	return 0;
 }
 
+/**
+ * pis_free - release what pis_start() set up, once every thread is joined
+ */
+void pis_free(struct pis_run *run)
+{
+	int g;
+
+	for (g = 0; run->groups && g < run->cfg->nr_groups; g++) {
+		rt_mutex_destroy(&run->groups[g].mutex);
+		rt_barrier_destroy(&run->groups[g].locked);
+		rt_barrier_destroy(&run->groups[g].done);
+	}
+	rt_barrier_destroy(&run->start);
+	free(run->groups);
+	run->groups = NULL;
+}
+
 static bool group_finished(const struct pis_group *g)
 {
 	int r;

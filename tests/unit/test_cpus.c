@@ -49,11 +49,14 @@ static void parse_silently(void)
 {
 	struct bitmask *usable = rt_cpus_usable(), *m;
 	char path[] = "/tmp/rtsched-stderr-XXXXXX";
-	int fd, saved, bad, first = rt_cpus_nth(usable, 0);
+	int fd, saved, bad, first;
 	char list[32];
 	off_t size;
 
 	tap_ok(usable && rt_cpus_count(usable) >= 1, "the usable CPUs are known");
+	if (!usable)
+		return;
+	first = rt_cpus_nth(usable, 0);
 	fd = mkstemp(path);
 	saved = dup(2);
 	dup2(fd, 2);
