@@ -39,19 +39,32 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 	co->usage = usage;
 	co->cpus = NULL;
 	co->quiet = false;
+	co->repeat = 1;
+	co->json = NULL;
 	co->usable = rt_cpus_usable();
 	if (!co->usable)
 		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
 }
 
 /**
- * cli_common_option - handle -c, -q, -h or -V; false for any other option
+ * cli_common_option - handle -c, -q, -r, --json, -h or -V; false for any other option
  *
  * -h and -V print and exit 0; a bad -c list exits 2.
  */
 bool cli_common_option(struct cli_common *co, int c, const char *arg)
 {
+	static const struct rt_optspec repeat = { "--repeat", RT_OPT_INT, 1, 10000, 0 };
+
 	switch (c) {
+	case 'r':
+		co->repeat = (int)cli_opt(&repeat, arg);
+		return true;
+	case CLI_OPT_JSON:
+		if (!*arg)
+			cli_die(EXIT_USAGE, "invalid --json '': expected a file name, or - for "
+				"standard output");
+		co->json = arg;
+		return true;
 	case 'c':
 		if (co->cpus)
 			numa_free_cpumask(co->cpus);

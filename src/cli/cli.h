@@ -24,13 +24,18 @@ enum {
 	EXIT_MISSING = 4,	/* a requirement is missing here */
 };
 
-/* The options every benchmark has: -c, -q, -h, -V. */
+/* The options every benchmark has: -c, -q, -r, --json, -h, -V. */
 struct cli_common {
 	void (*usage)(FILE *out);
 	struct bitmask *usable;		/* the process's affinity mask */
 	struct bitmask *cpus;		/* -c, --cpus */
 	bool quiet;			/* -q, --quiet */
+	int repeat;			/* -r, --repeat: runs in this invocation */
+	const char *json;		/* --json FILE */
 };
+
+/* getopt_long's value for --json, which has no short form */
+#define CLI_OPT_JSON 1000
 
 void cli_init(const char *prog);
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));

@@ -16,5 +16,10 @@ struct rt_row {
 
 void rt_report_sum(const struct rt_row *rows, size_t n, struct rt_row *total);
 int rt_report_table(FILE *out, const struct rt_row *rows, size_t n);
+int rt_report_table_stats(FILE *out, const struct rt_row *runs, size_t nruns, size_t nrows);
+double rt_row_get(const struct rt_row *r, int column);
+
+#define RT_ROW_COLUMNS 4
+extern const char *const rt_row_names[RT_ROW_COLUMNS];
 
 #endif

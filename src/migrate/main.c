@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "migrate.h"
+#include "results.h"
 #include "run.h"
 #include "rt_clock.h"
 #include "rt_cpus.h"
@@ -48,12 +49,14 @@ static const struct option long_options[] = {
 	{ "base-prio", required_argument, NULL, 'b' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "json", required_argument, NULL, CLI_OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 /* leading ':' so that a missing argument is told apart from an unknown option */
-static const char short_options[] = ":m:t:l:pd:L:u:b:c:qhV";
+static const char short_options[] = ":m:t:l:pd:L:u:b:c:qr:hV";
 
 static void usage(FILE *out)
 {
@@ -77,6 +80,9 @@ static void usage(FILE *out)
 		"                         N + threads (the coordinating thread) must be <= 99\n"
 		"  -c, --cpus LIST        run on these CPUs, e.g. 0-3,6 (default: all usable)\n"
 		"  -q, --quiet            print the table only\n"
+		"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"
+		"      --json FILE        write the result file (- for stdout); FILE must not\n"
+		"                         exist\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -142,6 +148,8 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 	cli_extra_args(argc, argv);
 	cfg->cpus = cli_common_cpus(&co);
 	cfg->quiet = co.quiet;
+	cfg->repeat = co.repeat;
+	cfg->json = co.json;
 	if (cfg->mode->configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
@@ -179,24 +187,88 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 }
 
 static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
-			  const struct mig_outcome *out, int64_t startup_ns)
+			  const struct mig_outcome *outs)
 {
-	cli_print_table(rows, (size_t)cfg->nr_threads, NULL);
-	if (!out->migrations_from_proc)
+	int64_t shortest = INT64_MAX, longest = 0, d;
+	size_t n = (size_t)cfg->nr_threads;
+	int r;
+
+	if (cfg->repeat == 1) {
+		cli_print_table(rows, n, NULL);
+	} else if (rt_report_table_stats(stdout, rows, (size_t)cfg->repeat, n)) {
+		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+	}
+	if (!outs[0].migrations_from_proc)
 		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
 		       "this kernel has no /proc/self/task/TID/sched\n");
 	if (!cfg->quiet) {
-		char asked[32];
-
-		printf("\nmeasured %.3f s", (double)(out->end_ns - out->start_ns) / RT_NSEC_PER_SEC);
+		for (r = 0; r < cfg->repeat; r++) {
+			d = outs[r].end_ns - outs[r].start_ns;
+			shortest = d < shortest ? d : shortest;
+			longest = d > longest ? d : longest;
+		}
+		if (cfg->repeat == 1)
+			printf("\nmeasured %.3f s", (double)longest / RT_NSEC_PER_SEC);
+		else
+			printf("\n%d runs, each measured %.3f-%.3f s", cfg->repeat,
+			       (double)shortest / RT_NSEC_PER_SEC, (double)longest / RT_NSEC_PER_SEC);
 		if (cfg->duration_ns) {
+			char asked[32];
+
 			rt_format_duration(asked, sizeof(asked), cfg->duration_ns);
 			printf(" (duration %s)", asked);
 		}
-		printf(", start-up %.1f ms\n", (double)startup_ns / RT_NSEC_PER_MSEC);
+		printf(", start-up %.1f ms\n", (double)outs[0].startup_ns / RT_NSEC_PER_MSEC);
 	}
 	if (fflush(stdout))
 		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
+}
+
+static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int argc, char **argv,
+		       const struct rt_row *rows, const struct mig_outcome *outs,
+		       const struct rt_work *work)
+{
+	struct rt_json *j = cli_result_begin(res, "migrate", argc, argv, cfg->cpus);
+	size_t n = (size_t)cfg->nr_threads;
+	char cpus[256];
+	int r;
+
+	if (!j)
+		return;
+	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
+	rt_json_object(j, "config");
+	rt_json_str(j, "mode", cfg->mode->name);
+	rt_json_int(j, "threads", cfg->nr_threads);
+	rt_json_int(j, "locks", cfg->nr_locks);
+	rt_json_bool(j, "pi", cfg->pi);
+	if (cfg->duration_ns)
+		rt_json_int(j, "duration_ns", cfg->duration_ns);
+	else
+		rt_json_null(j, "duration_ns");
+	if (cfg->duration_ns)
+		rt_json_null(j, "loops");
+	else
+		rt_json_int(j, "loops", cfg->loops);
+	rt_json_int(j, "unit_ns", cfg->unit_ns);
+	rt_json_uint(j, "unit_loops", work->loops_per_unit);
+	rt_json_int(j, "base_prio", cfg->base_prio);
+	rt_json_str(j, "cpus", cpus);
+	rt_json_int(j, "repeat", cfg->repeat);
+	rt_json_end(j);
+	rt_json_str(j, "migrations_source",
+		    outs[0].migrations_from_proc ? "se.nr_migrations" : "sched_getcpu");
+	rt_json_array(j, "runs");
+	for (r = 0; r < cfg->repeat; r++) {
+		rt_json_object(j, NULL);
+		rt_json_double(j, "measured_s",
+			       (double)(outs[r].end_ns - outs[r].start_ns) / RT_NSEC_PER_SEC);
+		rt_json_double(j, "startup_ms", (double)outs[r].startup_ns / RT_NSEC_PER_MSEC);
+		cli_json_rows(j, &rows[(size_t)r * n], n);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	cli_json_summary(j, rows, (size_t)cfg->repeat, n);
+	cli_result_commit(res, EXIT_RAN);
 }
 
 int main(int argc, char **argv)
@@ -209,21 +281,25 @@ int main(int argc, char **argv)
 		.base_prio = DEFAULT_BASE_PRIO,
 	};
 	struct mig_run run = { .cfg = &cfg, .proc_root = "/proc" };
-	struct mig_outcome out;
+	struct cli_result res = { 0 };
+	struct mig_outcome *outs;
 	char err[512];
 	struct rt_row *rows;
-	int main_prio, ret;
+	int main_prio, ret, r;
 
 	cli_init("migrate");
 	parse_options(argc, argv, &cfg);
+	if (cfg.json)
+		cli_result_open(&res, cfg.json);
 
 	main_prio = cfg.base_prio + cfg.nr_threads;
 	ret = rt_sched_probe(main_prio);
 	if (ret)
 		cli_no_rt_privilege(main_prio, ret);
 
-	rows = calloc((size_t)cfg.nr_threads, sizeof(*rows));
-	if (!rows)
+	rows = calloc((size_t)cfg.nr_threads * (size_t)cfg.repeat, sizeof(*rows));
+	outs = calloc((size_t)cfg.repeat, sizeof(*outs));
+	if (!rows || !outs)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	ret = rt_work_calibrate(&run.work, cfg.unit_ns);
 	if (ret)
@@ -244,20 +320,28 @@ int main(int argc, char **argv)
 	if (!cfg.quiet)
 		print_header(&cfg, &run.work);
 
-	ret = mig_execute(&run, rows, &out, err, sizeof(err));
-	if (out.denied)
-		cli_no_rt_privilege(main_prio, ret);
-	if (ret)
-		cli_die(EXIT_SYSCALL, "%s", err);
+	for (r = 0; r < cfg.repeat; r++) {
+		struct mig_outcome *out = &outs[r];
 
-	/* an unlocked run is still a run: say what it may have cost */
-	if (out.mlock_err)
-		cli_warn("memory not locked (mlockall: %s): page faults may add noise; raise "
-			 "RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
-			 strerror(out.mlock_err));
-	print_results(&cfg, rows, &out, out.start_ns - main_start);
+		atomic_store(&run.stop, false);
+		ret = mig_execute(&run, &rows[(size_t)r * (size_t)cfg.nr_threads], out, err,
+				  sizeof(err));
+		if (out->denied)
+			cli_no_rt_privilege(main_prio, ret);
+		if (ret)
+			cli_die(EXIT_SYSCALL, "%s%s", cfg.repeat > 1 ? "run " : "", err);
+		out->startup_ns = out->start_ns - (r ? outs[r - 1].end_ns : main_start);
+		/* an unlocked run is still a run: say what it may have cost */
+		if (out->mlock_err && !r)
+			cli_warn("memory not locked (mlockall: %s): page faults may add noise; "
+				 "raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
+				 strerror(out->mlock_err));
+	}
+	print_results(&cfg, rows, outs);
+	write_json(&res, &cfg, argc, argv, rows, outs, &run.work);
 	rt_tracemark_close();
 	numa_free_cpumask(cfg.cpus);
+	free(outs);
 	free(rows);
 	return EXIT_RAN;
 }

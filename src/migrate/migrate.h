@@ -26,6 +26,8 @@ struct mig_cfg {
 	int base_prio;			/* -b, --base-prio: thread id runs at base + id */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
 	bool quiet;			/* -q, --quiet: the table only */
+	int repeat;			/* -r, --repeat: runs in this invocation */
+	const char *json;		/* --json FILE */
 	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
 };
 

@@ -12,6 +12,7 @@
 struct mig_outcome {
 	int64_t start_ns;		/* the start barrier released (CLOCK_MONOTONIC) */
 	int64_t end_ns;			/* the last thread stopped */
+	int64_t startup_ns;		/* from main() or the previous run to the start barrier */
 	bool migrations_from_proc;	/* se.nr_migrations, else sched_getcpu() changes */
 	int stuck;			/* the thread the watchdog gave up on, or -1 */
 	int mlock_err;			/* errno of mlockall(), 0 when memory is locked */

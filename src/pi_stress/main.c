@@ -14,7 +14,9 @@
 #include "cli.h"
 #include "pi_stress.h"
 #include "rt_clock.h"
+#include "results.h"
 #include "rt_report.h"
+#include "rt_stats.h"
 #include "rt_sched.h"
 #include "rt_tracemark.h"
 
@@ -52,11 +54,13 @@ static const struct option long_options[] = {
 	{ "base-prio", required_argument, NULL, 'b' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "json", required_argument, NULL, CLI_OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char short_options[] = ":g:i:d:uw:b:c:qhV";
+static const char short_options[] = ":g:i:d:uw:b:c:qr:hV";
 
 static const char *const role_name[PIS_ROLES] = { "low", "medium", "high" };
 
@@ -85,6 +89,9 @@ static void usage(FILE *out)
 		"                         high +2, the coordinator +3\n"
 		"  -c, --cpus LIST        use these CPUs, e.g. 0-3 (default: all usable)\n"
 		"  -q, --quiet            print the tables only\n"
+		"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"
+		"      --json FILE        write the result file (- for stdout); FILE must not\n"
+		"                         exist\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -165,6 +172,8 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 	cli_extra_args(argc, argv);
 	cfg->cpus = cli_common_cpus(&co);
 	cfg->quiet = co.quiet;
+	cfg->repeat = co.repeat;
+	cfg->json = co.json;
 	cap = group_capacity(cfg, why, sizeof(why));
 	if (!cfg->set_groups)
 		cfg->nr_groups = cfg->uniprocessor ? 1 : cap;
@@ -221,28 +230,52 @@ static void print_header(const struct pis_cfg *cfg)
 	fflush(stdout);
 }
 
-static void print_rows(const struct pis_run *run)
+/* What one run left of a group, kept after its threads are gone. */
+struct group_result {
+	int cpu;
+	uint64_t inversions;
+	double seconds;		/* the start barrier to the group's last thread's end */
+	uint64_t wait_median, wait_p99, wait_max, wait_count;
+	bool stalled, unresolved;
+	uint64_t medium_ran, uncontended;
+};
+
+/* The table rows and group results of the run just done; false without sched file. */
+static bool collect(const struct pis_run *run, struct rt_row *rows, struct group_result *res)
 {
 	const struct pis_cfg *cfg = run->cfg;
-	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, i;
-	struct rt_row *rows = calloc(n, sizeof(*rows));
-	bool no_sched = false;
+	bool have_sched = true;
+	int g, r;
 
-	if (!rows)
-		cli_die(EXIT_SYSCALL, "out of memory");
-	for (i = 0; i < n; i++) {
-		const struct pis_thread *t = &run->groups[i / PIS_ROLES].threads[i % PIS_ROLES];
-		struct rt_counters d;
+	for (g = 0; g < cfg->nr_groups; g++) {
+		const struct pis_group *grp = &run->groups[g];
+		int64_t end = run->start_ns;
 
-		rt_counters_delta(&t->end, &t->start, &d);
-		no_sched |= !d.have_migrations;
-		rows[i] = (struct rt_row){ d.vol, d.nonvol, d.migrations, t->iterations };
+		for (r = 0; r < PIS_ROLES; r++) {
+			const struct pis_thread *t = &grp->threads[r];
+			struct rt_counters d;
+
+			rt_counters_delta(&t->end, &t->start, &d);
+			have_sched &= d.have_migrations;
+			rows[g * PIS_ROLES + r] =
+				(struct rt_row){ d.vol, d.nonvol, d.migrations, t->iterations };
+			end = t->end_ns > end ? t->end_ns : end;
+		}
+		res[g] = (struct group_result){
+			.cpu = grp->cpu,
+			.inversions = grp->threads[PIS_HIGH].iterations,
+			.seconds = (double)(end - run->start_ns) / RT_NSEC_PER_SEC,
+			.wait_median = rt_hist_pct(&grp->wait, 50),
+			.wait_p99 = rt_hist_pct(&grp->wait, 99),
+			.wait_max = grp->wait.count ? grp->wait.max : 0,
+			.wait_count = grp->wait.count,
+			.stalled = grp->stalled,
+			.unresolved = grp->unresolved,
+			.medium_ran = grp->medium_ran,
+			.uncontended = grp->uncontended,
+		};
 	}
-	cli_print_table(rows, n, "Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high");
-	if (no_sched)
-		printf("migrated: not counted, this kernel has no /proc/self/task/TID/sched "
-		       "(the threads are pinned)\n");
-	free(rows);
+	return have_sched;
 }
 
 static double us(uint64_t ns)
@@ -250,82 +283,212 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
-/* The per-group figures, and whether every group passed. */
-static bool print_groups(const struct pis_run *run)
+static double rate(const struct group_result *g)
 {
-	const struct pis_cfg *cfg = run->cfg;
-	uint64_t total = 0;
-	int64_t end = run->start_ns;
+	return g->seconds > 0 ? (double)g->inversions / g->seconds : 0.0;
+}
+
+/* The verdict lines of one run; false when a group failed. */
+static bool verdicts(const struct pis_cfg *cfg, const struct group_result *res, const char *run)
+{
+	char wd[32], bound[32];
 	bool pass = true;
-	int g, r;
+	int g;
 
-	printf("\nGroup  CPU   inversions    per second   high waited: median       p99       max\n");
+	rt_format_duration(wd, sizeof(wd), cfg->watchdog_ns);
+	rt_format_duration(bound, sizeof(bound), cfg->wait_bound_ns);
 	for (g = 0; g < cfg->nr_groups; g++) {
-		const struct pis_group *grp = &run->groups[g];
-		int64_t gend = run->start_ns;
-		double secs;
+		const struct group_result *r = &res[g];
 
-		for (r = 0; r < PIS_ROLES; r++)
-			if (grp->threads[r].end_ns > gend)
-				gend = grp->threads[r].end_ns;
-		if (gend > end)
-			end = gend;
-		secs = (double)(gend - run->start_ns) / RT_NSEC_PER_SEC;
-		total += grp->threads[PIS_HIGH].iterations;
-		printf("%5d %4d %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, grp->cpu,
-		       (unsigned long long)grp->threads[PIS_HIGH].iterations,
-		       secs > 0 ? (double)grp->threads[PIS_HIGH].iterations / secs : 0.0,
-		       us(rt_hist_pct(&grp->wait, 50)), us(rt_hist_pct(&grp->wait, 99)),
-		       us(rt_hist_pct(&grp->wait, 100)));
-	}
-	printf("\nall groups: %llu inversions in %.3f s, %.1f per second\n", (unsigned long long)total,
-	       (double)(end - run->start_ns) / RT_NSEC_PER_SEC,
-	       end > run->start_ns ? (double)total * RT_NSEC_PER_SEC / (double)(end - run->start_ns) : 0.0);
-
-	for (g = 0; g < cfg->nr_groups; g++) {
-		const struct pis_group *grp = &run->groups[g];
-		char wd[32], bound[32];
-
-		rt_format_duration(wd, sizeof(wd), cfg->watchdog_ns);
-		rt_format_duration(bound, sizeof(bound), cfg->wait_bound_ns);
-		if (grp->stalled) {
-			printf("FAIL group %d (CPU %d): no progress for %s: the high thread never got "
-			       "the mutex, priority inversion was not resolved\n",
-			       g, grp->cpu, wd);
+		if (r->stalled) {
+			printf("FAIL %sgroup %d (CPU %d): no progress for %s: the high thread never "
+			       "got the mutex, priority inversion was not resolved\n",
+			       run, g, r->cpu, wd);
 			pass = false;
-		} else if (grp->unresolved) {
-			printf("FAIL group %d (CPU %d): an inversion was still unresolved when the run "
-			       "ended\n",
-			       g, grp->cpu);
+		} else if (r->unresolved) {
+			printf("FAIL %sgroup %d (CPU %d): an inversion was still unresolved when the "
+			       "run ended\n",
+			       run, g, r->cpu);
 			pass = false;
-		} else if (grp->medium_ran) {
-			printf("FAIL group %d (CPU %d): in %llu inversions the medium thread ran while "
-			       "high waited: low was not raised above it\n",
-			       g, grp->cpu, (unsigned long long)grp->medium_ran);
+		} else if (r->medium_ran) {
+			printf("FAIL %sgroup %d (CPU %d): in %llu inversions the medium thread ran "
+			       "while high waited: low was not raised above it\n",
+			       run, g, r->cpu, (unsigned long long)r->medium_ran);
 			pass = false;
 		}
-		if (grp->wait.count && grp->wait.max > (uint64_t)cfg->wait_bound_ns &&
-		    !grp->stalled && !grp->unresolved) {
-			printf("%s group %d (CPU %d): the high thread waited up to %.1f us, more than "
-			       "%s%s; %s\n",
-			       cfg->enforce_bound ? "FAIL" : "note:", g, grp->cpu, us(grp->wait.max),
+		if (r->wait_count && r->wait_max > (uint64_t)cfg->wait_bound_ns && !r->stalled &&
+		    !r->unresolved) {
+			printf("%s %sgroup %d (CPU %d): the high thread waited up to %.1f us, more "
+			       "than %s%s; %s\n",
+			       cfg->enforce_bound ? "FAIL" : "note:", run, g, r->cpu, us(r->wait_max),
 			       cfg->enforce_bound ? "--wait-bound " : "", bound,
-			       grp->medium_ran ? "medium ran meanwhile" :
+			       r->medium_ran ? "medium ran meanwhile" :
 			       "medium never ran meanwhile, so this was no inversion: the CPU was "
 			       "taken from the group (RT throttling, interrupts, a higher priority "
 			       "task)");
 			if (cfg->enforce_bound)
 				pass = false;
 		}
-		if (grp->uncontended)
-			printf("note: group %d: %llu passes in which high found the mutex free (not "
-			       "inversions)\n",
-			       g, (unsigned long long)grp->uncontended);
+		if (r->uncontended)
+			printf("note: %sgroup %d: %llu passes in which high found the mutex free "
+			       "(not inversions)\n",
+			       run, g, (unsigned long long)r->uncontended);
+	}
+	return pass;
+}
+
+/* Tables, group figures and verdicts of every run; false when any failed. */
+static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
+			  const struct group_result *res, bool have_sched)
+{
+	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
+	const char *caption = "Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high";
+	double *v = calloc((size_t)cfg->repeat, sizeof(*v));
+	double total = 0, secs = 0;
+	bool pass = true;
+	char run[32] = "";
+	struct rt_stats st;
+	int g, r;
+
+	if (!v)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	if (cfg->repeat == 1) {
+		cli_print_table(rows, n, caption);
+	} else {
+		printf("%s\n", caption);
+		if (rt_report_table_stats(stdout, rows, (size_t)cfg->repeat, n))
+			cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+	}
+	if (!have_sched)
+		printf("migrated: not counted, this kernel has no /proc/self/task/TID/sched "
+		       "(the threads are pinned)\n");
+
+	printf("\nGroup  CPU   inversions    per second   high waited: median       p99       max\n");
+	for (g = 0; g < cfg->nr_groups; g++) {
+		const struct group_result *worst = &res[g];
+		uint64_t inv = 0;
+
+		for (r = 0; r < cfg->repeat; r++) {
+			const struct group_result *gr = &res[(size_t)r * ng + (size_t)g];
+
+			v[r] = rate(gr);
+			inv += gr->inversions;
+			total += (double)gr->inversions;
+			worst = gr->wait_max > worst->wait_max ? gr : worst;
+		}
+		rt_stats_of(v, (size_t)cfg->repeat, &st);
+		/* over repeats: the mean rate, and the waits of the run with the longest */
+		printf("%5d %4d %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, res[g].cpu,
+		       (unsigned long long)inv, st.mean, us(worst->wait_median), us(worst->wait_p99),
+		       us(worst->wait_max));
+		if (cfg->repeat > 1)
+			printf("%18s \u00b1 %11.1f per second over %d runs; waits of the run with the "
+			       "longest\n", "", st.sd, cfg->repeat);
+	}
+	for (r = 0; r < cfg->repeat; r++) {
+		double longest = 0;
+
+		for (g = 0; g < cfg->nr_groups; g++)
+			if (res[(size_t)r * ng + (size_t)g].seconds > longest)
+				longest = res[(size_t)r * ng + (size_t)g].seconds;
+		secs += longest;
+	}
+	printf("\nall groups: %.0f inversions in %.3f s, %.1f per second\n", total, secs,
+	       secs > 0 ? total / secs : 0.0);
+	for (r = 0; r < cfg->repeat; r++) {
+		if (cfg->repeat > 1)
+			snprintf(run, sizeof(run), "run %d ", r + 1);
+		pass &= verdicts(cfg, &res[(size_t)r * ng], run);
 	}
 	if (pass)
 		printf("PASS: every inversion was resolved by inheritance%s\n",
 		       cfg->enforce_bound ? ", within --wait-bound" : "");
+	free(v);
 	return pass;
+}
+
+static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int argc, char **argv,
+		       const struct rt_row *rows, const struct group_result *res, int rc)
+{
+	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
+	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
+	double *v = calloc((size_t)cfg->repeat, sizeof(*v));
+	char cpus[256];
+	int r, g;
+
+	if (!j)
+		return;
+	if (!v)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
+	rt_json_object(j, "config");
+	rt_json_int(j, "groups", cfg->nr_groups);
+	rt_json_int(j, "threads", (int64_t)n);
+	rt_json_bool(j, "pi", cfg->pi);
+	if (cfg->inversions)
+		rt_json_int(j, "inversions", cfg->inversions);
+	else
+		rt_json_null(j, "inversions");
+	if (cfg->duration_ns)
+		rt_json_int(j, "duration_ns", cfg->duration_ns);
+	else
+		rt_json_null(j, "duration_ns");
+	rt_json_bool(j, "uniprocessor", cfg->uniprocessor);
+	rt_json_int(j, "watchdog_ns", cfg->watchdog_ns);
+	rt_json_int(j, "hold_ns", cfg->hold_ns);
+	rt_json_int(j, "wait_bound_ns", cfg->wait_bound_ns);
+	rt_json_bool(j, "wait_bound_enforced", cfg->enforce_bound);
+	rt_json_int(j, "base_prio", cfg->base_prio);
+	rt_json_str(j, "cpus", cpus);
+	rt_json_int(j, "repeat", cfg->repeat);
+	rt_json_end(j);
+	rt_json_array(j, "runs");
+	for (r = 0; r < cfg->repeat; r++) {
+		rt_json_object(j, NULL);
+		cli_json_rows(j, &rows[(size_t)r * n], n);
+		rt_json_array(j, "groups");
+		for (g = 0; g < cfg->nr_groups; g++) {
+			const struct group_result *gr = &res[(size_t)r * ng + (size_t)g];
+
+			rt_json_object(j, NULL);
+			rt_json_int(j, "group", g);
+			rt_json_int(j, "cpu", gr->cpu);
+			rt_json_uint(j, "inversions", gr->inversions);
+			rt_json_double(j, "seconds", gr->seconds);
+			rt_json_double(j, "per_second", rate(gr));
+			rt_json_object(j, "wait_ns");
+			rt_json_uint(j, "count", gr->wait_count);
+			rt_json_uint(j, "median", gr->wait_median);
+			rt_json_uint(j, "p99", gr->wait_p99);
+			rt_json_uint(j, "max", gr->wait_max);
+			rt_json_end(j);
+			rt_json_bool(j, "stalled", gr->stalled);
+			rt_json_bool(j, "unresolved", gr->unresolved);
+			rt_json_uint(j, "medium_ran", gr->medium_ran);
+			rt_json_uint(j, "uncontended", gr->uncontended);
+			rt_json_end(j);
+		}
+		rt_json_end(j);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	cli_json_summary(j, rows, (size_t)cfg->repeat, n);
+	rt_json_array(j, "group_summary");
+	for (g = 0; g < cfg->nr_groups; g++) {
+		rt_json_object(j, NULL);
+		rt_json_int(j, "group", g);
+		for (r = 0; r < cfg->repeat; r++)
+			v[r] = rate(&res[(size_t)r * ng + (size_t)g]);
+		cli_json_stats(j, "per_second", v, (size_t)cfg->repeat);
+		for (r = 0; r < cfg->repeat; r++)
+			v[r] = (double)res[(size_t)r * ng + (size_t)g].wait_max;
+		cli_json_stats(j, "wait_max_ns", v, (size_t)cfg->repeat);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	rt_json_bool(j, "pass", rc == EXIT_RAN);
+	free(v);
+	cli_result_commit(out, rc);
 }
 
 int main(int argc, char **argv)
@@ -336,19 +499,26 @@ int main(int argc, char **argv)
 		.wait_bound_ns = 5 * RT_NSEC_PER_MSEC,
 		.base_prio = 1,
 	};
-	struct pis_run run = { .cfg = &cfg };
+	struct group_result *res;
+	struct cli_result out = { 0 };
+	struct rt_row *rows;
+	bool have_sched = true;
+	struct pis_run run;
+	struct rt_work work;
 	char err[512];
-	int prio, ret, g, r;
+	int prio, ret, g, r, i;
 	struct bitmask *one;
 
 	cli_init("pi_stress");
 	parse_options(argc, argv, &cfg);
+	if (cfg.json)
+		cli_result_open(&out, cfg.json);
 
 	prio = cfg.base_prio + PIS_ROLES;
 	ret = rt_sched_probe(prio);
 	if (ret)
 		cli_no_rt_privilege(prio, ret);
-	ret = rt_work_calibrate(&run.work, cfg.hold_ns ? cfg.hold_ns : RT_NSEC_PER_USEC);
+	ret = rt_work_calibrate(&work, cfg.hold_ns ? cfg.hold_ns : RT_NSEC_PER_USEC);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
 	rt_tracemark_open();
@@ -368,33 +538,46 @@ int main(int argc, char **argv)
 
 	if (!cfg.quiet)
 		print_header(&cfg);
-	ret = pis_start(&run, err, sizeof(err));
-	if (ret && run.denied)
-		cli_no_rt_privilege(prio, ret);
-	if (ret)
-		cli_die(EXIT_SYSCALL, "%s", err);
-	ret = pis_watch(&run, err, sizeof(err));
-	if (ret)
-		cli_die(EXIT_CHECK, "watchdog: %s", err);
-	for (g = 0; g < cfg.nr_groups; g++) {
-		for (r = 0; r < PIS_ROLES; r++) {
-			const struct pis_thread *t = &run.groups[g].threads[r];
+	rows = calloc((size_t)cfg.repeat * (size_t)cfg.nr_groups * PIS_ROLES, sizeof(*rows));
+	res = calloc((size_t)cfg.repeat * (size_t)cfg.nr_groups, sizeof(*res));
+	if (!rows || !res)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (i = 0; i < cfg.repeat; i++) {
+		memset(&run, 0, sizeof(run));
+		run.cfg = &cfg;
+		run.work = work;
+		ret = pis_start(&run, err, sizeof(err));
+		if (ret && run.denied)
+			cli_no_rt_privilege(prio, ret);
+		if (ret)
+			cli_die(EXIT_SYSCALL, "%s", err);
+		ret = pis_watch(&run, err, sizeof(err));
+		if (ret)
+			cli_die(EXIT_CHECK, "watchdog: %s", err);
+		for (g = 0; g < cfg.nr_groups; g++) {
+			for (r = 0; r < PIS_ROLES; r++) {
+				const struct pis_thread *t = &run.groups[g].threads[r];
 
-			if (t->err)
-				cli_die(EXIT_SYSCALL, "group %d's %s thread: %s: %s", g, role_name[r],
-					t->err_what, strerror(-t->err));
+				if (t->err)
+					cli_die(EXIT_SYSCALL, "group %d's %s thread: %s: %s", g,
+						role_name[r], t->err_what, strerror(-t->err));
+			}
 		}
+		if (run.mlock_err && !i)
+			cli_warn("memory not locked (mlockall: %s): page faults may add noise; "
+				 "raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
+				 strerror(run.mlock_err));
+		have_sched &= collect(&run, &rows[(size_t)i * (size_t)cfg.nr_groups * PIS_ROLES],
+				      &res[(size_t)i * (size_t)cfg.nr_groups]);
+		pis_free(&run);
 	}
-	if (run.mlock_err)
-		cli_warn("memory not locked (mlockall: %s): page faults may add noise; raise "
-			 "RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
-			 strerror(run.mlock_err));
-	print_rows(&run);
-	ret = print_groups(&run) ? EXIT_RAN : EXIT_CHECK;
+	ret = print_results(&cfg, rows, res, have_sched) ? EXIT_RAN : EXIT_CHECK;
 	if (fflush(stdout))
 		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
+	write_json(&out, &cfg, argc, argv, rows, res, ret);
+	free(rows);
+	free(res);
 	rt_tracemark_close();
-	pis_free(&run);
 	numa_free_cpumask(cfg.cpus);
 	return ret;
 }

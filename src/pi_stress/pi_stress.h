@@ -30,6 +30,8 @@ struct pis_cfg {
 	int base_prio;			/* -b, --base-prio: low; medium +1, high +2 */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
 	bool quiet;			/* -q, --quiet */
+	int repeat;			/* -r, --repeat */
+	const char *json;		/* --json FILE */
 	bool set_groups;
 };
 

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The result file: tool, command line, times, system, and what the program
+ * adds (configuration, runs, summary), written once the run is over.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "results.h"
+#include "rt_sched.h"
+#include "rt_stats.h"
+
+/* A temporary file left by an exit before the commit. */
+static char *pending_tmp;
+
+static void remove_pending(void)
+{
+	if (pending_tmp)
+		unlink(pending_tmp);
+}
+
+/**
+ * cli_result_open - check and open --json FILE before anything runs
+ *
+ * Exits 2 when FILE exists (a result is never overwritten) or cannot be
+ * created; the temporary file is removed if the program exits before
+ * cli_result_commit(). With "-" the document goes to standard output and
+ * everything the program prints for people to stderr.
+ */
+void cli_result_open(struct cli_result *r, const char *path)
+{
+	r->path = path;
+	r->file = rt_json_file_open(path, r->tmp, sizeof(r->tmp));
+	if (!r->file && errno == EEXIST)
+		cli_die(EXIT_USAGE, "invalid --json '%s': the file exists; a result is never "
+			"overwritten: remove it or choose another name", path);
+	if (!r->file)
+		cli_die(EXIT_USAGE, "invalid --json '%s': cannot create a file beside it: %s", path,
+			strerror(errno));
+	if (r->tmp[0]) {
+		pending_tmp = r->tmp;
+		atexit(remove_pending);
+	} else {
+		/* --json -: the document has standard output, the text goes to stderr */
+		int fd = dup(STDOUT_FILENO);
+
+		r->file = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!r->file || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			cli_die(EXIT_SYSCALL, "--json -: %s", strerror(errno));
+	}
+	clock_gettime(CLOCK_REALTIME, &r->start);
+}
+
+static void iso_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void json_system(struct rt_json *j, const struct bitmask *cpus)
+{
+	struct rt_throttle thr;
+	char buf[256];
+	struct utsname u;
+	int i, n, node, prev = -1;
+
+	rt_json_object(j, "system");
+	if (!uname(&u)) {
+		rt_json_str(j, "sysname", u.sysname);
+		rt_json_str(j, "nodename", u.nodename);
+		rt_json_str(j, "release", u.release);
+		rt_json_str(j, "version", u.version);
+		rt_json_str(j, "machine", u.machine);
+	}
+	rt_cpus_format(cpus, buf, sizeof(buf));
+	rt_json_str(j, "cpus", buf);
+	n = rt_cpus_count(cpus);
+	rt_json_int(j, "nr_cpus", n);
+	rt_json_array(j, "numa_nodes");
+	/* nodes in CPU order, each once: CPUs of a node are usually contiguous */
+	for (i = 0; i < n; i++) {
+		node = rt_cpu_node(rt_cpus_nth(cpus, i));
+		if (node >= 0 && node != prev)
+			rt_json_int(j, NULL, node);
+		prev = node;
+	}
+	rt_json_end(j);
+	if (rt_sched_throttle(&thr)) {
+		rt_json_null(j, "rt_runtime_us");
+		rt_json_null(j, "rt_period_us");
+	} else {
+		rt_json_int(j, "rt_runtime_us", thr.runtime_us);
+		rt_json_int(j, "rt_period_us", thr.period_us);
+	}
+	rt_sched_preempt_model(buf, sizeof(buf));
+	rt_json_str(j, "preempt_model", buf);
+	if (rt_sched_realtime() < 0)
+		rt_json_null(j, "realtime");
+	else
+		rt_json_int(j, "realtime", rt_sched_realtime());
+	rt_json_end(j);
+}
+
+/**
+ * cli_result_begin - start the document: who wrote it, how, and where
+ *
+ * Returns the writer for the program's own fields, or NULL without --json.
+ * The document is closed by cli_result_commit().
+ */
+struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int argc, char **argv,
+				 const struct bitmask *cpus)
+{
+	struct rt_json *j = &r->j;
+	char when[32];
+	int i;
+
+	if (!r->path)
+		return NULL;
+	rt_json_init(j, r->file);
+	rt_json_object(j, NULL);
+	rt_json_str(j, "schema", RESULT_SCHEMA);
+	rt_json_str(j, "tool", tool);
+	rt_json_str(j, "version", RT_VERSION);
+	rt_json_array(j, "command_line");
+	for (i = 0; i < argc; i++)
+		rt_json_str(j, NULL, argv[i]);
+	rt_json_end(j);
+	iso_time(when, sizeof(when), r->start.tv_sec);
+	rt_json_str(j, "start_time", when);
+	json_system(j, cpus);
+	return j;
+}
+
+/**
+ * cli_result_commit - end the document with the end time and @return_code,
+ * and give the file its name; exits 3 when that fails
+ */
+void cli_result_commit(struct cli_result *r, int return_code)
+{
+	char when[32];
+	int ret;
+
+	if (!r->path)
+		return;
+	iso_time(when, sizeof(when), time(NULL));
+	rt_json_str(&r->j, "end_time", when);
+	rt_json_int(&r->j, "return_code", return_code);
+	rt_json_end(&r->j);
+	ret = rt_json_finish(&r->j);
+	if (!ret)
+		ret = rt_json_file_commit(r->file, r->tmp, r->path);
+	pending_tmp = NULL;
+	if (ret)
+		cli_die(EXIT_SYSCALL, "writing --json '%s': %s", r->path, strerror(-ret));
+}
+
+static void json_row(struct rt_json *j, const char *key, long task, const struct rt_row *row)
+{
+	int c;
+
+	rt_json_object(j, key);
+	if (task >= 0)
+		rt_json_int(j, "task", task);
+	for (c = 0; c < RT_ROW_COLUMNS; c++)
+		rt_json_uint(j, rt_row_names[c], (uint64_t)rt_row_get(row, c));
+	rt_json_end(j);
+}
+
+/**
+ * cli_json_rows - "rows": one object per thread, and "total": their sums
+ */
+void cli_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n)
+{
+	struct rt_row total;
+	size_t i;
+
+	rt_json_array(j, "rows");
+	for (i = 0; i < n; i++)
+		json_row(j, NULL, (long)i, &rows[i]);
+	rt_json_end(j);
+	rt_report_sum(rows, n, &total);
+	json_row(j, "total", -1, &total);
+}
+
+/**
+ * cli_json_stats - @key: {n, mean, sd, min, max} of @v
+ */
+void cli_json_stats(struct rt_json *j, const char *key, const double *v, size_t n)
+{
+	struct rt_stats s;
+
+	rt_stats_of(v, n, &s);
+	rt_json_object(j, key);
+	rt_json_uint(j, "n", s.n);
+	rt_json_double(j, "mean", s.mean);
+	rt_json_double(j, "sd", s.sd);
+	rt_json_double(j, "min", s.min);
+	rt_json_double(j, "max", s.max);
+	rt_json_end(j);
+}
+
+/* Statistics of every column of row @row (@nrows: the total) over the runs. */
+static void json_row_stats(struct rt_json *j, const char *key, const struct rt_row *runs,
+			   size_t nruns, size_t nrows, size_t row, double *v)
+{
+	struct rt_row t;
+	size_t r;
+	int c;
+
+	rt_json_object(j, key);
+	if (row < nrows)
+		rt_json_uint(j, "task", row);
+	for (c = 0; c < RT_ROW_COLUMNS; c++) {
+		for (r = 0; r < nruns; r++) {
+			if (row < nrows) {
+				v[r] = rt_row_get(&runs[r * nrows + row], c);
+			} else {
+				rt_report_sum(&runs[r * nrows], nrows, &t);
+				v[r] = rt_row_get(&t, c);
+			}
+		}
+		cli_json_stats(j, rt_row_names[c], v, nruns);
+	}
+	rt_json_end(j);
+}
+
+/**
+ * cli_json_summary - "summary": statistics of every cell over the runs
+ */
+void cli_json_summary(struct rt_json *j, const struct rt_row *runs, size_t nruns, size_t nrows)
+{
+	double *v = calloc(nruns ? nruns : 1, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	rt_json_object(j, "summary");
+	rt_json_uint(j, "runs", nruns);
+	rt_json_array(j, "rows");
+	for (i = 0; i < nrows; i++)
+		json_row_stats(j, NULL, runs, nruns, nrows, i, v);
+	rt_json_end(j);
+	json_row_stats(j, "total", runs, nruns, nrows, nrows, v);
+	rt_json_end(j);
+	free(v);
+}

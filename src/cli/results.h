@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The --json result file both benchmarks write: one self-describing
+ * document, schema "rtsched-result/1", whole or absent.
+ */
+#ifndef RT_CLI_RESULTS_H
+#define RT_CLI_RESULTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "rt_cpus.h"
+#include "rt_json.h"
+#include "rt_report.h"
+
+#define RESULT_SCHEMA "rtsched-result/1"
+
+struct cli_result {
+	const char *path;		/* --json FILE, "-" for stdout; NULL: none */
+	char tmp[PATH_MAX + 32];
+	FILE *file;
+	struct rt_json j;
+	struct timespec start;		/* CLOCK_REALTIME */
+};
+
+void cli_result_open(struct cli_result *r, const char *path);
+struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int argc, char **argv,
+				 const struct bitmask *cpus);
+void cli_result_commit(struct cli_result *r, int return_code);
+void cli_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n);
+void cli_json_summary(struct rt_json *j, const struct rt_row *runs, size_t nruns, size_t nrows);
+void cli_json_stats(struct rt_json *j, const char *key, const double *v, size_t n);
+
+#endif

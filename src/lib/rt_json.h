@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RT_JSON_H
+#define RT_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * A JSON writer to a stream: objects and arrays nest, commas and
+ * indentation are kept, strings are escaped. A key is given with every value
+ * inside an object and NULL inside an array.
+ */
+#define RT_JSON_DEPTH 16
+
+struct rt_json {
+	FILE *out;
+	int depth;
+	bool first[RT_JSON_DEPTH];	/* nothing written yet at this depth */
+	char close[RT_JSON_DEPTH];	/* '}' or ']' for each open level */
+	int err;			/* the first error: -EINVAL misuse, -EIO write */
+};
+
+void rt_json_init(struct rt_json *j, FILE *out);
+void rt_json_object(struct rt_json *j, const char *key);
+void rt_json_array(struct rt_json *j, const char *key);
+void rt_json_end(struct rt_json *j);
+void rt_json_str(struct rt_json *j, const char *key, const char *value);
+void rt_json_int(struct rt_json *j, const char *key, int64_t value);
+void rt_json_uint(struct rt_json *j, const char *key, uint64_t value);
+void rt_json_double(struct rt_json *j, const char *key, double value);
+void rt_json_bool(struct rt_json *j, const char *key, bool value);
+void rt_json_null(struct rt_json *j, const char *key);
+int rt_json_finish(struct rt_json *j);
+
+FILE *rt_json_file_open(const char *path, char *tmp, size_t len);
+int rt_json_file_commit(FILE *f, const char *tmp, const char *path);
+
+#endif
