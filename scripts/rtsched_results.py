@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Reading rtsched result files (schema rtsched-result/1) for compare, plot and batch.
+
+Every problem with an input is a ResultError whose message is one line that
+names the file and what is wrong; the scripts print it and exit 2.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+SCHEMA = "rtsched-result/1"
+COLUMNS = ("vol", "nonvol", "migrated", "iterations")
+# The configuration that must match for two result sets to be comparable.
+SAME_CONFIG = {
+    "migrate": ("mode", "threads", "locks"),
+    "pi_stress": ("groups", "uniprocessor"),
+}
+
+
+class ResultError(Exception):
+    """One line saying which input is wrong and how."""
+
+
+def _need(cond, path, what):
+    if not cond:
+        raise ResultError(f"{path}: {what}")
+
+
+def load_file(path):
+    """The document in PATH, checked to be a whole rtsched result."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        raise ResultError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ResultError(f"{path}: is a directory") from None
+    except PermissionError:
+        raise ResultError(f"{path}: not readable (permission denied)") from None
+    except UnicodeDecodeError:
+        raise ResultError(f"{path}: not JSON (not UTF-8 text)") from None
+    except json.JSONDecodeError as e:
+        raise ResultError(f"{path}: not JSON, or cut short (line {e.lineno}: {e.msg})") from None
+    except OSError as e:
+        raise ResultError(f"{path}: cannot read: {e.strerror}") from None
+    _need(isinstance(doc, dict), path, "not an rtsched result (not a JSON object)")
+    _need(doc.get("schema") == SCHEMA, path,
+          f"not an rtsched result (schema {doc.get('schema')!r}, want {SCHEMA!r})")
+    _need(doc.get("tool") in SAME_CONFIG, path, f"unknown tool {doc.get('tool')!r}")
+    _need(isinstance(doc.get("config"), dict), path, "no config object")
+    runs = doc.get("runs")
+    _need(isinstance(runs, list) and runs, path, "no runs")
+    width = None
+    for i, run in enumerate(runs):
+        rows = run.get("rows") if isinstance(run, dict) else None
+        _need(isinstance(rows, list) and rows, path, f"run {i + 1} has no rows")
+        width = len(rows) if width is None else width
+        _need(len(rows) == width, path, f"run {i + 1} has {len(rows)} rows, run 1 has {width}")
+        for row in rows:
+            _need(isinstance(row, dict)
+                  and all(isinstance(row.get(c), int) and row.get(c) >= 0 for c in COLUMNS),
+                  path, f"run {i + 1} has a row without the counts {', '.join(COLUMNS)}")
+    doc["_path"] = path
+    return doc
+
+
+def load_set(arg):
+    """A result set: one file, or every *.json below a folder. Returns (name, [docs])."""
+    if os.path.isdir(arg):
+        paths = sorted(os.path.join(d, f) for d, _, files in os.walk(arg)
+                       for f in files if f.endswith(".json"))
+        if not paths:
+            raise ResultError(f"{arg}: no result files (*.json) in this folder")
+    elif os.path.exists(arg):
+        paths = [arg]
+    else:
+        raise ResultError(f"{arg}: no such file or folder")
+    docs = [load_file(p) for p in paths]
+    check_comparable([(p, d) for p, d in zip(paths, docs)])
+    return arg, docs
+
+
+def describe(doc):
+    """What a result measured, in a few words: 'migrate contention, 8 threads, PI'."""
+    c = doc["config"]
+    if doc["tool"] == "migrate":
+        return (f"migrate {c.get('mode')}, {c.get('threads')} threads, {c.get('locks')} locks, "
+                f"{'PI' if c.get('pi') else 'no PI'}")
+    return f"pi_stress, {c.get('groups')} groups, {'PI' if c.get('pi') else 'no PI'}"
+
+
+def check_comparable(named_docs):
+    """Raise unless every document has the same tool and configuration that matters."""
+    first_name, first = named_docs[0]
+    for name, doc in named_docs[1:]:
+        if doc["tool"] != first["tool"]:
+            raise ResultError(f"cannot compare {first_name} ({first['tool']}) with "
+                              f"{name} ({doc['tool']})")
+        for key in SAME_CONFIG[doc["tool"]]:
+            a, b = first["config"].get(key), doc["config"].get(key)
+            if a != b:
+                raise ResultError(f"cannot compare {first_name} ({key} {a}) with {name} "
+                                  f"({key} {b}): the configurations differ")
+
+
+def nr_tasks(docs):
+    return len(docs[0]["runs"][0]["rows"])
+
+
+def task_index(spec, ntasks):
+    """'3', 'lowest', 'highest' or 'total' to a row index (ntasks for the total)."""
+    if spec == "lowest":
+        return 0
+    if spec == "highest":
+        return ntasks - 1
+    if spec == "total":
+        return ntasks
+    try:
+        i = int(spec)
+    except ValueError:
+        raise ResultError(f"task {spec!r}: expected a number, lowest, highest or total") from None
+    if not 0 <= i < ntasks:
+        raise ResultError(f"task {spec!r}: expected 0 to {ntasks - 1}, lowest, highest or total")
+    return i
+
+
+def samples(docs, task, column):
+    """One value per run of every document: the cell of TASK (or the total) in COLUMN."""
+    out = []
+    for doc in docs:
+        for run in doc["runs"]:
+            rows = run["rows"]
+            if task == len(rows):
+                out.append(sum(r[column] for r in rows))
+            else:
+                out.append(rows[task][column])
+    return out
+
+
+def mean_sd(values):
+    """Mean and sample standard deviation (0 for a single value)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage in one line, exit 2, without the usage dump."""
+
+    def error(self, message):
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        sys.exit(2)

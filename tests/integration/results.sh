@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Results: --json and --repeat from real runs, read back by compare and plot;
+# compare on the published tables; batch, listed and run.
+. "$(dirname "$0")/tap.bash"
+require_rt
+PY=/usr/bin/python3
+
+# json_check FILE PYTHON-EXPRESSION: the expression, on the document d, is true
+json_check() {
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+}
+
+f=$TMP/m.json
+run_bounded 60 ./migrate -d 0.5 -r 3 -t 4 -p --json "$f"
+ok $rc "migrate -r 3 --json runs"
+check "  the table shows mean ± sd over 3 runs" grep -q '^(mean ± sample standard deviation over 3 runs)$' "$TMP/out"
+check "  the file is JSON with schema rtsched-result/1 from migrate" \
+	json_check "$f" 'd["schema"] == "rtsched-result/1" and d["tool"] == "migrate" and d["return_code"] == 0'
+check "  it describes the system" json_check "$f" \
+	'all(k in d["system"] for k in ("sysname", "release", "version", "machine", "cpus", "nr_cpus", "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime"))'
+check "  and the configuration" json_check "$f" \
+	'd["config"] == dict(d["config"], mode="contention", threads=4, pi=True, duration_ns=500000000, loops=None, repeat=3)'
+check "  the command line and UTC times" json_check "$f" \
+	'd["command_line"][1:3] == ["-d", "0.5"] and d["start_time"].endswith("Z") and d["end_time"] >= d["start_time"]'
+check "  3 runs of 4 rows, each total the sum of its rows" json_check "$f" \
+	'len(d["runs"]) == 3 and all(len(r["rows"]) == 4 and all(r["total"][c] == sum(x[c] for x in r["rows"]) for c in ("vol", "nonvol", "migrated", "iterations")) for r in d["runs"])'
+check "  the summary is the statistics of the runs" json_check "$f" \
+	'all(abs(s["migrated"]["mean"] - sum(r["rows"][s["task"]]["migrated"] for r in d["runs"]) / 3) < 1e-9 and s["migrated"]["min"] == min(r["rows"][s["task"]]["migrated"] for r in d["runs"]) and s["migrated"]["n"] == 3 for s in d["summary"]["rows"])'
+check "  no temporary file is left" test -z "$(ls "$TMP" | grep '\.tmp\.')"
+
+sum=$(md5sum <"$f")
+run_bounded 20 ./migrate -d 0.2 --json "$f"
+ok $(( rc == 2 ? 0 : 1 )) "an existing --json file: exit 2 (got $rc)"
+check "  one line says so" grep -q "^migrate: invalid --json '$f': the file exists; a result is never overwritten" "$TMP/err"
+check "  and the file is untouched" test "$(md5sum <"$f")" = "$sum"
+
+run_bounded 20 ./migrate -d 0.2 -t 2 --json -
+check "--json -: the document is on stdout" json_check "$TMP/out" 'len(d["runs"][0]["rows"]) == 2'
+check "  and the table on stderr" grep -q '^Task ' "$TMP/err"
+
+p=$TMP/p.json
+run_bounded 30 ./pi_stress --no-pi -w 250ms --json "$p"
+ok $(( rc == 1 ? 0 : 1 )) "pi_stress --no-pi --json: exit 1"
+check "  the file says so: return code 1, pass false, group 0 stalled" json_check "$p" \
+	'd["return_code"] == 1 and d["pass"] is False and d["runs"][0]["groups"][0]["stalled"] is True'
+p2=$TMP/p2.json
+run_bounded 30 ./pi_stress -i 500 -r 2 --json "$p2"
+check "pi_stress -i 500 -r 2: every run's groups and waits" json_check "$p2" \
+	'd["pass"] and len(d["runs"]) == 2 and all(g["inversions"] == 500 and g["wait_ns"]["count"] == 500 and g["wait_ns"]["median"] <= g["wait_ns"]["p99"] <= g["wait_ns"]["max"] for r in d["runs"] for g in r["groups"])'
+
+# compare reads back what the benchmarks write
+run_bounded 30 scripts/compare "$f" "$f"
+ok $rc "compare reads migrate's file (against itself)"
+check "  every column, every task and the total" test "$(grep -cE '^ +([0-3]:|total) ' "$TMP/out")" -eq 20
+run_bounded 30 scripts/compare "$p2" "$p2" --column iterations
+ok $rc "compare reads pi_stress's file"
+
+ref=results/reference
+run_bounded 30 scripts/compare $ref/commit-43fa5460fe60-before-pi.json $ref/commit-43fa5460fe60-after-pi.json --column migrated
+ok $rc "compare on the commit's PI tables"
+check "  the highest task's migrations fell from 346 to 2 (-99.4%)" \
+	grep -qE '^ +7: +346.0 +0.0 +2.0 +0.0 +-344.0 +-99.4%  single run: not evidence$' "$TMP/out"
+run_bounded 30 scripts/compare $ref/lwn-2011-after-pi.json $ref/lwn-2011-before-pi.json --fail-if 'migrated:highest>10%'
+ok $(( rc == 1 ? 0 : 1 )) "--fail-if catches the highest task's migrations rising (exit $rc)"
+check "  and names it" grep -q '^FAIL B: migrated of task highest rose +17225.0% (> 10%), single run: not evidence$' "$TMP/out"
+
+bad_inputs_compare() {
+	local want=$1 pattern=$2
+	shift 2
+	run_bounded 30 scripts/compare "$@"
+	ok $(( rc == want ? 0 : 1 )) "compare $*: exit $want (got $rc)"
+	grep -qE -- "^compare: $pattern" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]
+	ok $? "  one line: $pattern"
+}
+head -c 300 "$f" >"$TMP/cut.json"
+echo '{"inversion": 5}' >"$TMP/rt-tests.json"
+mkdir "$TMP/empty"
+./migrate -d 0.2 -t 3 -q --json "$TMP/t3.json" >/dev/null 2>&1
+bad_inputs_compare 2 ".*/cut.json: not JSON, or cut short" "$f" "$TMP/cut.json"
+bad_inputs_compare 2 ".*/rt-tests.json: not an rtsched result" "$f" "$TMP/rt-tests.json"
+bad_inputs_compare 2 ".*/nowhere: no such file or folder" "$f" "$TMP/nowhere"
+bad_inputs_compare 2 ".*/empty: no result files" "$f" "$TMP/empty"
+bad_inputs_compare 2 "cannot compare .* \(threads 4\) with .* \(threads 3\): the configurations differ" "$f" "$TMP/t3.json"
+bad_inputs_compare 2 "cannot compare .* \(migrate\) with .* \(pi_stress\)" "$f" "$p"
+bad_inputs_compare 2 "give at least two result sets" "$f"
+bad_inputs_compare 2 "--fail-if 'migrated>3': expected COLUMN:TASK>PCT%" "$f" "$f" --fail-if 'migrated>3'
+bad_inputs_compare 2 "task '9': expected 0 to 3" "$f" "$f" --fail-if 'migrated:9>3%'
+
+# plot: a PNG and an SVG of the size asked
+run_bounded 60 scripts/plot "$f" $ref/commit-43fa5460fe60-before-pi.json -o "$TMP/x.png"
+ok $(( rc == 2 ? 0 : 1 )) "plot refuses sets of different configurations (exit $rc)"
+run_bounded 60 scripts/plot "$f" "$f" -o "$TMP/m.png" --size 800x600
+ok $rc "plot -o m.png --size 800x600"
+check "  is a PNG of 800 x 600" $PY -c 'import struct, sys
+b = open(sys.argv[1], "rb").read(24)
+sys.exit(0 if b[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", b[16:24]) == (800, 600) else 1)' "$TMP/m.png"
+run_bounded 60 scripts/plot $ref/lwn-2011-before-pi.json $ref/lwn-2011-after-pi.json -o "$TMP/r.svg" --column migrated --size 1000x500
+ok $rc "plot -o r.svg of the article's tables"
+check "  is an SVG of 1000 x 500 px (10 x 5 in: 720 x 360 pt)" $PY -c 'import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+sys.exit(0 if r.tag.endswith("svg") and r.get("width") == "720pt" and r.get("height") == "360pt" else 1)' "$TMP/r.svg"
+run_bounded 60 scripts/plot "$f" -o "$TMP/m.png"
+ok $(( rc == 2 ? 0 : 1 )) "plot does not overwrite an existing picture"
+run_bounded 60 scripts/plot "$f" -o "$TMP/m.gif"
+ok $(( rc == 2 ? 0 : 1 )) "plot refuses a format it does not write"
+
+# batch: listed, then a short real matrix
+run_bounded 30 scripts/batch --dry-run --results "$TMP/res"
+ok $rc "batch --dry-run"
+check "  lists 3 modes x PI off/on = 6 commands" test "$(grep -c -- '--json' "$TMP/out")" -eq 6
+check "  and runs nothing" test ! -e "$TMP/res"
+run_bounded 120 scripts/batch --modes contention,lockstep --threads 3 --repeat 2 --duration 0.5s --loops 10 --pi-stress --results "$TMP/res"
+ok $rc "a short real batch passes (exit $rc)"
+check "  one ok line per cell (4 migrate, 2 pi_stress)" test "$(grep -c '^ok ' "$TMP/out")" -eq 6
+release=$(uname -r)
+check "  every result stored under results/<release>/<host>/" \
+	test "$(ls "$TMP/res/$release/$(hostname)/" | grep -cE '^[0-9]{8}T[0-9]{6}Z-(migrate|pi_stress)-.*\.json$')" -eq 6
+run_bounded 30 scripts/batch --modes contention --repeat 0
+ok $(( rc == 2 ? 0 : 1 )) "batch --repeat 0: exit 2"
+check "  in one line" test "$(wc -l <"$TMP/err")" -eq 1

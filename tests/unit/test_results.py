@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The results module and compare's statistics against hand-computed values (TAP)."""
+
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+from rtsched_results import ResultError, load_file, mean_sd, samples, task_index  # noqa: E402
+
+n = 0
+failed = 0
+
+
+def ok(cond, what):
+    global n, failed
+    n += 1
+    failed += not cond
+    print(f"{'' if cond else 'not '}ok {n} - {what}")
+
+
+def raises(fn, text, what):
+    try:
+        fn()
+    except ResultError as e:
+        ok(text in str(e) and "\n" not in str(e), f"{what}: {e}")
+        return
+    ok(False, f"{what}: no error")
+
+
+# mean 3, squared deviations 4+1+0+1+4 = 10, sample variance 10/4
+m, s = mean_sd([1, 2, 3, 4, 5])
+ok(m == 3 and abs(s - (10 / 4) ** 0.5) < 1e-12, "mean_sd of 1..5 is 3, sqrt(2.5)")
+ok(mean_sd([7]) == (7, 0.0), "one value: sd 0")
+
+# Welch on 1..5 vs 6..10: t = -5, df = 8, two-sided p = 0.0010520 (t tables)
+import importlib.machinery  # noqa: E402
+import importlib.util  # noqa: E402
+loader = importlib.machinery.SourceFileLoader("compare", os.path.join(HERE, "../../scripts/compare"))
+spec = importlib.util.spec_from_loader("compare", loader)
+compare = importlib.util.module_from_spec(spec)
+loader.exec_module(compare)
+p = compare.welch([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+ok(abs(p - 0.0010520) < 1e-6, f"Welch's t-test p for t=-5, df=8 is 0.0010520 ({p:.7f})")
+ok(compare.welch([1], [2, 3]) is None, "a single run gives no p-value")
+ok(compare.welch([4, 4], [4, 4]) == 1.0, "identical constant samples: p = 1")
+
+ref = os.path.join(HERE, "..", "..", "results", "reference")
+for name in sorted(os.listdir(ref)):
+    if not name.endswith(".json"):
+        continue
+    doc = load_file(os.path.join(ref, name))
+    rows = doc["runs"][0]["rows"]
+    total = doc["runs"][0]["total"]
+    ok(len(rows) == 8 and all(total[c] == sum(r[c] for r in rows)
+                              for c in ("vol", "nonvol", "migrated", "iterations")),
+       f"reference {name}: 8 rows whose sums are the total")
+    ok(doc["source"]["transcribed_from"] != "", f"  says where it was transcribed from")
+
+doc = load_file(os.path.join(ref, "commit-43fa5460fe60-before-pi.json"))
+ok(samples([doc], task_index("highest", 8), "migrated") == [346], "highest task's migrations")
+ok(samples([doc], task_index("total", 8), "migrated") == [6341], "the total's migrations")
+raises(lambda: task_index("9", 8), "expected 0 to 7", "task 9 of 8")
+raises(lambda: task_index("top", 8), "expected a number", "task 'top'")
+
+with tempfile.TemporaryDirectory() as d:
+    def write(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    raises(lambda: load_file(write("cut.json", '{"schema": "rtsched-result/1", "ru')),
+           "cut short", "a truncated file")
+    raises(lambda: load_file(write("other.json", '{"inversion": 3}')),
+           "not an rtsched result", "rt-tests' JSON")
+    raises(lambda: load_file(write("list.json", '[1, 2]')), "not a JSON object", "a JSON list")
+    raises(lambda: load_file(os.path.join(d, "none.json")), "no such file", "a missing file")
+    bad = json.loads(open(os.path.join(ref, "lwn-2011-after-pi.json")).read())
+    del bad["runs"][0]["rows"][3]["migrated"]
+    raises(lambda: load_file(write("hole.json", json.dumps(bad))), "without the counts",
+           "a row without migrated")
+    raises(lambda: load_file(write("bin.json", "\udcff".encode("utf-8", "surrogateescape")
+                                   .decode("latin-1"))), "not JSON", "binary garbage")
+
+print(f"1..{n}")
+sys.exit(1 if failed else 0)
