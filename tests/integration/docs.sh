@@ -32,3 +32,17 @@ for prog in migrate pi_stress; do
 done
 make --no-print-directory uninstall DESTDIR="$TMP/root" prefix=/usr >/dev/null 2>&1
 check "make uninstall removes them" test -z "$(find "$TMP/root" -type f)"
+
+# the scripts: every long option of their argument parser is in their man page
+for pair in batch:rtsched-batch.8 compare:rtsched-compare.1 plot:rtsched-plot.1; do
+	script=scripts/${pair%%:*} page=man/${pair#*:}
+	opts=$(grep 'add_argument(' "$script" | grep -oE '"--[a-z-]+"' | tr -d '"')
+	check "$script: the options were found" test -n "$opts"
+	for o in $opts; do
+		check "$script $o is in $page" grep -qE -- "${o//-/\\\\-}" "$page"
+	done
+	if command -v groff >/dev/null; then
+		groff -man -ww -z "$page" 2>"$TMP/groff"
+		check "$page renders without warnings" test ! -s "$TMP/groff"
+	fi
+done
