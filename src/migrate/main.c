@@ -105,10 +105,9 @@ static const struct mig_mode *parse_mode(const char *arg)
 static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 {
 	char err[RT_OPT_ERRLEN];
-	struct cli_common co;
 	int c;
 
-	cli_common_init(&co, usage);
+	cli_common_init(&cfg->common, usage);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
@@ -141,15 +140,12 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		default:
-			if (!cli_common_option(&co, c, optarg))
+			if (!cli_common_option(&cfg->common, c, optarg))
 				cli_bad_option(c, argv, short_options);
 		}
 	}
 	cli_extra_args(argc, argv);
-	cfg->cpus = cli_common_cpus(&co);
-	cfg->quiet = co.quiet;
-	cfg->repeat = co.repeat;
-	cfg->json = co.json;
+	cfg->cpus = cli_common_cpus(&cfg->common);
 	if (cfg->mode->configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
@@ -193,24 +189,24 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 	size_t n = (size_t)cfg->nr_threads;
 	int r;
 
-	if (cfg->repeat == 1) {
+	if (cfg->common.repeat == 1) {
 		cli_print_table(rows, n, NULL);
-	} else if (rt_report_table_stats(stdout, rows, (size_t)cfg->repeat, n)) {
+	} else if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.repeat, n)) {
 		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	}
 	if (!outs[0].migrations_from_proc)
 		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
 		       "this kernel has no /proc/self/task/TID/sched\n");
-	if (!cfg->quiet) {
-		for (r = 0; r < cfg->repeat; r++) {
+	if (!cfg->common.quiet) {
+		for (r = 0; r < cfg->common.repeat; r++) {
 			d = outs[r].end_ns - outs[r].start_ns;
 			shortest = d < shortest ? d : shortest;
 			longest = d > longest ? d : longest;
 		}
-		if (cfg->repeat == 1)
+		if (cfg->common.repeat == 1)
 			printf("\nmeasured %.3f s", (double)longest / RT_NSEC_PER_SEC);
 		else
-			printf("\n%d runs, each measured %.3f-%.3f s", cfg->repeat,
+			printf("\n%d runs, each measured %.3f-%.3f s", cfg->common.repeat,
 			       (double)shortest / RT_NSEC_PER_SEC, (double)longest / RT_NSEC_PER_SEC);
 		if (cfg->duration_ns) {
 			char asked[32];
@@ -253,12 +249,12 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 	rt_json_uint(j, "unit_loops", work->loops_per_unit);
 	rt_json_int(j, "base_prio", cfg->base_prio);
 	rt_json_str(j, "cpus", cpus);
-	rt_json_int(j, "repeat", cfg->repeat);
+	rt_json_int(j, "repeat", cfg->common.repeat);
 	rt_json_end(j);
 	rt_json_str(j, "migrations_source",
 		    outs[0].migrations_from_proc ? "se.nr_migrations" : "sched_getcpu");
 	rt_json_array(j, "runs");
-	for (r = 0; r < cfg->repeat; r++) {
+	for (r = 0; r < cfg->common.repeat; r++) {
 		rt_json_object(j, NULL);
 		rt_json_double(j, "measured_s",
 			       (double)(outs[r].end_ns - outs[r].start_ns) / RT_NSEC_PER_SEC);
@@ -267,7 +263,7 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	cli_json_summary(j, rows, (size_t)cfg->repeat, n);
+	cli_json_summary(j, rows, (size_t)cfg->common.repeat, n);
 	cli_result_commit(res, EXIT_RAN);
 }
 
@@ -289,16 +285,16 @@ int main(int argc, char **argv)
 
 	cli_init("migrate");
 	parse_options(argc, argv, &cfg);
-	if (cfg.json)
-		cli_result_open(&res, cfg.json);
+	if (cfg.common.json)
+		cli_result_open(&res, cfg.common.json);
 
 	main_prio = cfg.base_prio + cfg.nr_threads;
 	ret = rt_sched_probe(main_prio);
 	if (ret)
 		cli_no_rt_privilege(main_prio, ret);
 
-	rows = calloc((size_t)cfg.nr_threads * (size_t)cfg.repeat, sizeof(*rows));
-	outs = calloc((size_t)cfg.repeat, sizeof(*outs));
+	rows = calloc((size_t)cfg.nr_threads * (size_t)cfg.common.repeat, sizeof(*rows));
+	outs = calloc((size_t)cfg.common.repeat, sizeof(*outs));
 	if (!rows || !outs)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	ret = rt_work_calibrate(&run.work, cfg.unit_ns);
@@ -317,10 +313,10 @@ int main(int argc, char **argv)
 	if (ret)
 		cli_die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
 
-	if (!cfg.quiet)
+	if (!cfg.common.quiet)
 		print_header(&cfg, &run.work);
 
-	for (r = 0; r < cfg.repeat; r++) {
+	for (r = 0; r < cfg.common.repeat; r++) {
 		struct mig_outcome *out = &outs[r];
 
 		atomic_store(&run.stop, false);
@@ -329,7 +325,7 @@ int main(int argc, char **argv)
 		if (out->denied)
 			cli_no_rt_privilege(main_prio, ret);
 		if (ret)
-			cli_die(EXIT_SYSCALL, "%s%s", cfg.repeat > 1 ? "run " : "", err);
+			cli_die(EXIT_SYSCALL, "%s%s", cfg.common.repeat > 1 ? "run " : "", err);
 		out->startup_ns = out->start_ns - (r ? outs[r - 1].end_ns : main_start);
 		/* an unlocked run is still a run: say what it may have cost */
 		if (out->mlock_err && !r)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cli.h"
 #include "rt_procstat.h"
 #include "rt_work.h"
 
@@ -25,9 +26,7 @@ struct mig_cfg {
 	int64_t unit_ns;		/* -u, --unit: one unit of busy work or sleep */
 	int base_prio;			/* -b, --base-prio: thread id runs at base + id */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
-	bool quiet;			/* -q, --quiet: the table only */
-	int repeat;			/* -r, --repeat: runs in this invocation */
-	const char *json;		/* --json FILE */
+	struct cli_common common;	/* -q, -r, --json and the rest every program has */
 	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
 };
 

@@ -126,11 +126,10 @@ static int group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 {
 	bool set_duration = false;
-	struct cli_common co;
 	char why[512];
 	int c, cap;
 
-	cli_common_init(&co, usage);
+	cli_common_init(&cfg->common, usage);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
@@ -165,15 +164,12 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		default:
-			if (!cli_common_option(&co, c, optarg))
+			if (!cli_common_option(&cfg->common, c, optarg))
 				cli_bad_option(c, argv, short_options);
 		}
 	}
 	cli_extra_args(argc, argv);
-	cfg->cpus = cli_common_cpus(&co);
-	cfg->quiet = co.quiet;
-	cfg->repeat = co.repeat;
-	cfg->json = co.json;
+	cfg->cpus = cli_common_cpus(&cfg->common);
 	cap = group_capacity(cfg, why, sizeof(why));
 	if (!cfg->set_groups)
 		cfg->nr_groups = cfg->uniprocessor ? 1 : cap;
@@ -343,7 +339,7 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 {
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
 	const char *caption = "Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high";
-	double *v = calloc((size_t)cfg->repeat, sizeof(*v));
+	double *v = calloc((size_t)cfg->common.repeat, sizeof(*v));
 	double total = 0, secs = 0;
 	bool pass = true;
 	char run[32] = "";
@@ -352,11 +348,11 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 
 	if (!v)
 		cli_die(EXIT_SYSCALL, "out of memory");
-	if (cfg->repeat == 1) {
+	if (cfg->common.repeat == 1) {
 		cli_print_table(rows, n, caption);
 	} else {
 		printf("%s\n", caption);
-		if (rt_report_table_stats(stdout, rows, (size_t)cfg->repeat, n))
+		if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.repeat, n))
 			cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	}
 	if (!have_sched)
@@ -368,7 +364,7 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 		const struct group_result *worst = &res[g];
 		uint64_t inv = 0;
 
-		for (r = 0; r < cfg->repeat; r++) {
+		for (r = 0; r < cfg->common.repeat; r++) {
 			const struct group_result *gr = &res[(size_t)r * ng + (size_t)g];
 
 			v[r] = rate(gr);
@@ -376,16 +372,16 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 			total += (double)gr->inversions;
 			worst = gr->wait_max > worst->wait_max ? gr : worst;
 		}
-		rt_stats_of(v, (size_t)cfg->repeat, &st);
+		rt_stats_of(v, (size_t)cfg->common.repeat, &st);
 		/* over repeats: the mean rate, and the waits of the run with the longest */
 		printf("%5d %4d %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, res[g].cpu,
 		       (unsigned long long)inv, st.mean, us(worst->wait_median), us(worst->wait_p99),
 		       us(worst->wait_max));
-		if (cfg->repeat > 1)
+		if (cfg->common.repeat > 1)
 			printf("%18s \u00b1 %11.1f per second over %d runs; waits of the run with the "
-			       "longest\n", "", st.sd, cfg->repeat);
+			       "longest\n", "", st.sd, cfg->common.repeat);
 	}
-	for (r = 0; r < cfg->repeat; r++) {
+	for (r = 0; r < cfg->common.repeat; r++) {
 		double longest = 0;
 
 		for (g = 0; g < cfg->nr_groups; g++)
@@ -395,8 +391,8 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 	}
 	printf("\nall groups: %.0f inversions in %.3f s, %.1f per second\n", total, secs,
 	       secs > 0 ? total / secs : 0.0);
-	for (r = 0; r < cfg->repeat; r++) {
-		if (cfg->repeat > 1)
+	for (r = 0; r < cfg->common.repeat; r++) {
+		if (cfg->common.repeat > 1)
 			snprintf(run, sizeof(run), "run %d ", r + 1);
 		pass &= verdicts(cfg, &res[(size_t)r * ng], run);
 	}
@@ -412,7 +408,7 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 {
 	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
-	double *v = calloc((size_t)cfg->repeat, sizeof(*v));
+	double *v = calloc((size_t)cfg->common.repeat, sizeof(*v));
 	char cpus[256];
 	int r, g;
 
@@ -440,10 +436,10 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 	rt_json_bool(j, "wait_bound_enforced", cfg->enforce_bound);
 	rt_json_int(j, "base_prio", cfg->base_prio);
 	rt_json_str(j, "cpus", cpus);
-	rt_json_int(j, "repeat", cfg->repeat);
+	rt_json_int(j, "repeat", cfg->common.repeat);
 	rt_json_end(j);
 	rt_json_array(j, "runs");
-	for (r = 0; r < cfg->repeat; r++) {
+	for (r = 0; r < cfg->common.repeat; r++) {
 		rt_json_object(j, NULL);
 		cli_json_rows(j, &rows[(size_t)r * n], n);
 		rt_json_array(j, "groups");
@@ -472,17 +468,17 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	cli_json_summary(j, rows, (size_t)cfg->repeat, n);
+	cli_json_summary(j, rows, (size_t)cfg->common.repeat, n);
 	rt_json_array(j, "group_summary");
 	for (g = 0; g < cfg->nr_groups; g++) {
 		rt_json_object(j, NULL);
 		rt_json_int(j, "group", g);
-		for (r = 0; r < cfg->repeat; r++)
+		for (r = 0; r < cfg->common.repeat; r++)
 			v[r] = rate(&res[(size_t)r * ng + (size_t)g]);
-		cli_json_stats(j, "per_second", v, (size_t)cfg->repeat);
-		for (r = 0; r < cfg->repeat; r++)
+		cli_json_stats(j, "per_second", v, (size_t)cfg->common.repeat);
+		for (r = 0; r < cfg->common.repeat; r++)
 			v[r] = (double)res[(size_t)r * ng + (size_t)g].wait_max;
-		cli_json_stats(j, "wait_max_ns", v, (size_t)cfg->repeat);
+		cli_json_stats(j, "wait_max_ns", v, (size_t)cfg->common.repeat);
 		rt_json_end(j);
 	}
 	rt_json_end(j);
@@ -511,8 +507,8 @@ int main(int argc, char **argv)
 
 	cli_init("pi_stress");
 	parse_options(argc, argv, &cfg);
-	if (cfg.json)
-		cli_result_open(&out, cfg.json);
+	if (cfg.common.json)
+		cli_result_open(&out, cfg.common.json);
 
 	prio = cfg.base_prio + PIS_ROLES;
 	ret = rt_sched_probe(prio);
@@ -536,13 +532,13 @@ int main(int argc, char **argv)
 	if (ret)
 		cli_die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
 
-	if (!cfg.quiet)
+	if (!cfg.common.quiet)
 		print_header(&cfg);
-	rows = calloc((size_t)cfg.repeat * (size_t)cfg.nr_groups * PIS_ROLES, sizeof(*rows));
-	res = calloc((size_t)cfg.repeat * (size_t)cfg.nr_groups, sizeof(*res));
+	rows = calloc((size_t)cfg.common.repeat * (size_t)cfg.nr_groups * PIS_ROLES, sizeof(*rows));
+	res = calloc((size_t)cfg.common.repeat * (size_t)cfg.nr_groups, sizeof(*res));
 	if (!rows || !res)
 		cli_die(EXIT_SYSCALL, "out of memory");
-	for (i = 0; i < cfg.repeat; i++) {
+	for (i = 0; i < cfg.common.repeat; i++) {
 		memset(&run, 0, sizeof(run));
 		run.cfg = &cfg;
 		run.work = work;

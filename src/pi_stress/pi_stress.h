@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cli.h"
 #include "rt_cpus.h"
 #include "rt_hist.h"
 #include "rt_procstat.h"
@@ -29,9 +30,7 @@ struct pis_cfg {
 	bool enforce_bound;		/* --wait-bound given: a longer wait fails the run */
 	int base_prio;			/* -b, --base-prio: low; medium +1, high +2 */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
-	bool quiet;			/* -q, --quiet */
-	int repeat;			/* -r, --repeat */
-	const char *json;		/* --json FILE */
+	struct cli_common common;	/* -q, -r, --json and the rest every program has */
 	bool set_groups;
 };
 
