@@ -13,6 +13,9 @@ import sys
 
 SCHEMA = "rtsched-result/1"
 COLUMNS = ("vol", "nonvol", "migrated", "iterations")
+# pi_stress's per-group figures, compared like the table's columns; row "total"
+# is the sum of the groups' rates, and the longest of their waits.
+GROUP_COLUMNS = ("per_second", "wait_median", "wait_p99", "wait_max")
 # The configuration that must match for two result sets to be comparable.
 SAME_CONFIG = {
     "migrate": ("mode", "threads", "locks"),
@@ -89,7 +92,8 @@ def describe(doc):
     if doc["tool"] == "migrate":
         return (f"migrate {c.get('mode')}, {c.get('threads')} threads, {c.get('locks')} locks, "
                 f"{'PI' if c.get('pi') else 'no PI'}")
-    return f"pi_stress, {c.get('groups')} groups, {'PI' if c.get('pi') else 'no PI'}"
+    g = c.get("groups")
+    return f"pi_stress, {g} group{'' if g == 1 else 's'}, {'PI' if c.get('pi') else 'no PI'}"
 
 
 def check_comparable(named_docs):
@@ -137,6 +141,33 @@ def samples(docs, task, column):
                 out.append(sum(r[column] for r in rows))
             else:
                 out.append(rows[task][column])
+    return out
+
+
+def nr_groups(docs):
+    return len(docs[0]["runs"][0].get("groups", []))
+
+
+def group_samples(docs, group, column):
+    """One value per run: COLUMN of GROUP (or, for group == nr_groups, of all groups)."""
+    def value(g):
+        return g["per_second"] if column == "per_second" else g["wait_ns"][column[5:]]
+
+    out = []
+    for doc in docs:
+        for i, run in enumerate(doc["runs"]):
+            groups = run.get("groups")
+            if not isinstance(groups, list) or not groups:
+                raise ResultError(f"{doc['_path']}: run {i + 1} has no groups")
+            try:
+                vals = [float(value(g)) for g in groups]
+            except (KeyError, TypeError, ValueError):
+                raise ResultError(f"{doc['_path']}: run {i + 1} has a group without "
+                                  f"{column}") from None
+            if group == len(groups):
+                out.append(sum(vals) if column == "per_second" else max(vals))
+            else:
+                out.append(vals[group])
     return out
 
 

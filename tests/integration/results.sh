@@ -57,6 +57,21 @@ check "  every column, every task and the total" test "$(grep -cE '^ +([0-3]:|to
 run_bounded 30 scripts/compare "$p2" "$p2" --column iterations
 ok $rc "compare reads pi_stress's file"
 
+p3=$TMP/p3.json
+./pi_stress -q -i 300 -r 3 --json "$p3" >/dev/null 2>&1
+$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    for g in r["groups"]:
+        g["per_second"] /= 10
+json.dump(d, open(sys.argv[2], "w"))' "$p3" "$TMP/p3-slow.json"
+run_bounded 30 scripts/compare "$p3" "$TMP/p3-slow.json" --column per_second --fail-if 'per_second:total<50%'
+ok $(( rc == 1 ? 0 : 1 )) "compare catches pi_stress's rate falling by 90% (exit $rc)"
+check "  and names it" grep -qE '^FAIL B: per_second of group total fell -90.0% \(< -50%\), p=0.[0-9]+ significant$' "$TMP/out"
+run_bounded 30 scripts/compare "$p3" "$p3" --fail-if 'wait_max:0>1%' --fail-if 'per_second:total<1%'
+ok $rc "no change, no failure: exit $rc"
+check "  the group figures are compared too" test "$(grep -cE '^(per_second|wait_median|wait_p99|wait_max): A vs B$' "$TMP/out")" -eq 4
+
 ref=results/reference
 run_bounded 30 scripts/compare $ref/commit-43fa5460fe60-before-pi.json $ref/commit-43fa5460fe60-after-pi.json --column migrated
 ok $rc "compare on the commit's PI tables"
@@ -85,8 +100,9 @@ bad_inputs_compare 2 ".*/empty: no result files" "$f" "$TMP/empty"
 bad_inputs_compare 2 "cannot compare .* \(threads 4\) with .* \(threads 3\): the configurations differ" "$f" "$TMP/t3.json"
 bad_inputs_compare 2 "cannot compare .* \(migrate\) with .* \(pi_stress\)" "$f" "$p"
 bad_inputs_compare 2 "give at least two result sets" "$f"
-bad_inputs_compare 2 "--fail-if 'migrated>3': expected COLUMN:TASK>PCT%" "$f" "$f" --fail-if 'migrated>3'
+bad_inputs_compare 2 "--fail-if 'migrated>3': expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%" "$f" "$f" --fail-if 'migrated>3'
 bad_inputs_compare 2 "task '9': expected 0 to 3" "$f" "$f" --fail-if 'migrated:9>3%'
+bad_inputs_compare 2 "wait_max is a pi_stress figure; migrate results have" "$f" "$f" --column wait_max
 
 # plot: a PNG and an SVG of the size asked
 run_bounded 60 scripts/plot "$f" $ref/commit-43fa5460fe60-before-pi.json -o "$TMP/x.png"
