@@ -23,6 +23,34 @@ SAME_CONFIG = {
 }
 
 
+# Every field the benchmarks write, by where it stands: what this module knows
+# how to read. tests/integration/results.sh fails when a file has others.
+KNOWN_FIELDS = {
+    "": {"schema", "tool", "version", "command_line", "start_time", "end_time", "return_code",
+         "system", "config", "migrations_source", "runs", "summary", "group_summary", "pass",
+         "source"},
+    "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
+               "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime"},
+    "run": {"measured_s", "startup_ms", "rows", "total", "groups"},
+    "row": {"task"} | set(COLUMNS),
+    "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",
+              "unresolved", "medium_ran", "uncontended"},
+}
+
+
+def unknown_fields(doc):
+    """The fields of DOC this module does not know, as 'where.name' strings."""
+    out = [k for k in doc if k not in KNOWN_FIELDS[""] and not k.startswith("_")]
+    out += [f"system.{k}" for k in doc.get("system", {}) if k not in KNOWN_FIELDS["system"]]
+    for run in doc["runs"]:
+        out += [f"runs[].{k}" for k in run if k not in KNOWN_FIELDS["run"]]
+        for row in run["rows"]:
+            out += [f"rows[].{k}" for k in row if k not in KNOWN_FIELDS["row"]]
+        for g in run.get("groups", []):
+            out += [f"groups[].{k}" for k in g if k not in KNOWN_FIELDS["group"]]
+    return sorted(set(out))
+
+
 class ResultError(Exception):
     """One line saying which input is wrong and how."""
 

@@ -50,6 +50,14 @@ run_bounded 30 ./pi_stress -i 500 -r 2 --json "$p2"
 check "pi_stress -i 500 -r 2: every run's groups and waits" json_check "$p2" \
 	'd["pass"] and len(d["runs"]) == 2 and all(g["inversions"] == 500 and g["wait_ns"]["count"] == 500 and g["wait_ns"]["median"] <= g["wait_ns"]["p99"] <= g["wait_ns"]["max"] for r in d["runs"] for g in r["groups"])'
 
+# the reader knows every field the benchmarks write
+for r in "$f" "$p2"; do
+	unknown=$($PY -c 'import sys; sys.path.insert(0, "scripts")
+from rtsched_results import load_file, unknown_fields
+print(" ".join(unknown_fields(load_file(sys.argv[1]))))' "$r" 2>&1)
+	check "scripts/rtsched_results.py knows every field of $(basename "$r")${unknown:+ (not: $unknown)}" test -z "$unknown"
+done
+
 # compare reads back what the benchmarks write
 run_bounded 30 scripts/compare "$f" "$f"
 ok $rc "compare reads migrate's file (against itself)"
