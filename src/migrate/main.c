@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "migrate.h"
 #include "results.h"
+#include "tracing.h"
 #include "run.h"
 #include "rt_clock.h"
 #include "rt_cpus.h"
@@ -38,6 +39,11 @@ static const struct rt_optspec spec_duration = { "--duration", RT_OPT_DURATION,
 static const struct rt_optspec spec_unit = { "--unit", RT_OPT_DURATION, 10 * RT_NSEC_PER_USEC,
 					     RT_NSEC_PER_SEC, RT_NSEC_PER_MSEC };
 
+enum { OPT_TRACE = 256, OPT_TRACE_OUT, OPT_TRACE_BUFFER };
+
+static const struct rt_optspec spec_trace_buffer = { "--trace-buffer", RT_OPT_INT, 64,
+						     4 * 1024 * 1024, 0 };
+
 static const struct option long_options[] = {
 	{ "mode", required_argument, NULL, 'm' },
 	{ "threads", required_argument, NULL, 't' },
@@ -51,6 +57,9 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "json", required_argument, NULL, CLI_OPT_JSON },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "trace-out", required_argument, NULL, OPT_TRACE_OUT },
+	{ "trace-buffer", required_argument, NULL, OPT_TRACE_BUFFER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -83,6 +92,12 @@ static void usage(FILE *out)
 		"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"
 		"      --json FILE        write the result file (- for stdout); FILE must not\n"
 		"                         exist\n"
+		"      --trace            record the scheduler's events of the run and say why\n"
+		"                         each thread migrated, who preempted it, how long it\n"
+		"                         waited (root)\n"
+		"      --trace-out FILE   also write the events to FILE (implies --trace)\n"
+		"      --trace-buffer KB  trace buffer per CPU, 64-4194304 KiB (default: sized\n"
+		"                         by the run)\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -138,6 +153,16 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 			break;
 		case 'b':
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
+			break;
+		case OPT_TRACE:
+			cfg->trace = true;
+			break;
+		case OPT_TRACE_OUT:
+			cfg->trace = true;
+			cfg->trace_out = optarg;
+			break;
+		case OPT_TRACE_BUFFER:
+			cfg->trace_buffer_kb = cli_opt(&spec_trace_buffer, optarg);
 			break;
 		default:
 			if (!cli_common_option(&cfg->common, c, optarg))
@@ -222,7 +247,7 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 
 static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int argc, char **argv,
 		       const struct rt_row *rows, const struct mig_outcome *outs,
-		       const struct rt_work *work)
+		       const struct rt_work *work, const struct cli_trace_run *traces)
 {
 	struct rt_json *j = cli_result_begin(res, "migrate", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_threads;
@@ -250,6 +275,7 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 	rt_json_int(j, "base_prio", cfg->base_prio);
 	rt_json_str(j, "cpus", cpus);
 	rt_json_int(j, "repeat", cfg->common.repeat);
+	rt_json_bool(j, "trace", cfg->trace);
 	rt_json_end(j);
 	rt_json_str(j, "migrations_source",
 		    outs[0].migrations_from_proc ? "se.nr_migrations" : "sched_getcpu");
@@ -260,11 +286,56 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 			       (double)(outs[r].end_ns - outs[r].start_ns) / RT_NSEC_PER_SEC);
 		rt_json_double(j, "startup_ms", (double)outs[r].startup_ns / RT_NSEC_PER_MSEC);
 		cli_json_rows(j, &rows[(size_t)r * n], n);
+		if (traces)
+			cli_trace_json(j, &traces[r]);
 		rt_json_end(j);
 	}
 	rt_json_end(j);
 	cli_json_summary(j, rows, (size_t)cfg->common.repeat, n);
 	cli_result_commit(res, EXIT_RAN);
+}
+
+/*
+ * Without --trace-buffer: room for the events of the run, about 200 KiB a
+ * second per thread spread over the CPUs (measured: some 3000 events a
+ * second per thread of the contention test), 8 MiB for runs of loops.
+ */
+static int64_t trace_buffer_kb(const struct mig_cfg *cfg)
+{
+	int64_t kb;
+
+	if (cfg->trace_buffer_kb)
+		return cfg->trace_buffer_kb;
+	if (!cfg->duration_ns)
+		return 8192;
+	kb = 4096 + cfg->nr_threads * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200 /
+			    rt_cpus_count(cfg->cpus);
+	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
+}
+
+static void analyse_trace(const struct mig_cfg *cfg, struct rt_tracer *tracer,
+			  struct cli_trace_run *trace, const struct mig_outcome *out,
+			  const struct rt_row *rows, int run_index)
+{
+	size_t n = (size_t)cfg->nr_threads, i;
+	int64_t *start = calloc(n, sizeof(*start)), *end = calloc(n, sizeof(*end));
+	uint64_t *proc = calloc(n, sizeof(*proc));
+	pid_t *tids = calloc(n, sizeof(*tids));
+
+	if (!start || !end || !proc || !tids)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (i = 0; i < n; i++) {
+		tids[i] = out->windows[i].tid;
+		start[i] = out->windows[i].start;
+		end[i] = out->windows[i].end;
+		proc[i] = rows[i].migrated;
+	}
+	cli_trace_analyse(tracer, trace, tids, start, end, proc, n);
+	cli_trace_out(tracer, trace, run_index);
+	free(start);
+	free(end);
+	free(proc);
+	free(tids);
 }
 
 int main(int argc, char **argv)
@@ -277,7 +348,9 @@ int main(int argc, char **argv)
 		.base_prio = DEFAULT_BASE_PRIO,
 	};
 	struct mig_run run = { .cfg = &cfg, .proc_root = "/proc" };
+	struct cli_trace_run *traces = NULL;
 	struct cli_result res = { 0 };
+	struct rt_tracer tracer;
 	struct mig_outcome *outs;
 	char err[512];
 	struct rt_row *rows;
@@ -287,6 +360,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &cfg);
 	if (cfg.common.json)
 		cli_result_open(&res, cfg.common.json);
+	if (cfg.trace_out)
+		cli_trace_out_open(cfg.trace_out);
 
 	main_prio = cfg.base_prio + cfg.nr_threads;
 	ret = rt_sched_probe(main_prio);
@@ -303,6 +378,13 @@ int main(int argc, char **argv)
 
 	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
 	rt_tracemark_open();
+	if (cfg.trace) {
+		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg));
+		run.tracer = &tracer;
+		traces = calloc((size_t)cfg.common.repeat, sizeof(*traces));
+		if (!traces)
+			cli_die(EXIT_SYSCALL, "out of memory");
+	}
 
 	ret = rt_cpus_set_affinity(cfg.cpus);
 	if (ret)
@@ -320,6 +402,8 @@ int main(int argc, char **argv)
 		struct mig_outcome *out = &outs[r];
 
 		atomic_store(&run.stop, false);
+		if (run.tracer)
+			out->windows = calloc((size_t)cfg.nr_threads, sizeof(*out->windows));
 		ret = mig_execute(&run, &rows[(size_t)r * (size_t)cfg.nr_threads], out, err,
 				  sizeof(err));
 		if (out->denied)
@@ -327,6 +411,9 @@ int main(int argc, char **argv)
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", cfg.common.repeat > 1 ? "run " : "", err);
 		out->startup_ns = out->start_ns - (r ? outs[r - 1].end_ns : main_start);
+		if (run.tracer)
+			analyse_trace(&cfg, &tracer, &traces[r], out,
+				      &rows[(size_t)r * (size_t)cfg.nr_threads], r);
 		/* an unlocked run is still a run: say what it may have cost */
 		if (out->mlock_err && !r)
 			cli_warn("memory not locked (mlockall: %s): page faults may add noise; "
@@ -334,7 +421,17 @@ int main(int argc, char **argv)
 				 strerror(out->mlock_err));
 	}
 	print_results(&cfg, rows, outs);
-	write_json(&res, &cfg, argc, argv, rows, outs, &run.work);
+	if (traces)
+		cli_trace_print(traces, (size_t)cfg.common.repeat);
+	cli_trace_out_close();
+	write_json(&res, &cfg, argc, argv, rows, outs, &run.work, traces);
+	if (traces) {
+		for (r = 0; r < cfg.common.repeat; r++)
+			cli_trace_free(&traces[r]);
+		free(traces);
+		for (r = 0; r < cfg.common.repeat; r++)
+			free(outs[r].windows);
+	}
 	rt_tracemark_close();
 	numa_free_cpumask(cfg.cpus);
 	free(outs);

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "rt_procstat.h"
+#include "rt_tracer.h"
 #include "rt_work.h"
 
 struct mig_mode;
@@ -27,6 +28,9 @@ struct mig_cfg {
 	int base_prio;			/* -b, --base-prio: thread id runs at base + id */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
 	struct cli_common common;	/* -q, -r, --json and the rest every program has */
+	bool trace;			/* --trace */
+	const char *trace_out;		/* --trace-out FILE (implies --trace) */
+	int64_t trace_buffer_kb;	/* --trace-buffer: per CPU; 0 sizes it by the run */
 	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
 };
 
@@ -44,6 +48,7 @@ struct mig_thread {
 	uint64_t cpu_changes;		/* sched_getcpu() changes seen */
 	int last_cpu;
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
+	int64_t win_start, win_end;	/* around its two counter readings */
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
@@ -54,8 +59,10 @@ struct mig_run {
 	struct rt_work work;
 	const char *proc_root;
 	pthread_mutex_t *locks;
+	pthread_barrier_t ready;	/* every thread has its tid */
 	pthread_barrier_t start;
 	struct mig_thread *threads;
+	struct rt_tracer *tracer;	/* --trace: recording the run, or NULL */
 	void *mode_data;
 	atomic_bool stop;		/* set by the main thread: leave at the next step */
 	int64_t start_ns;		/* the start barrier released */

@@ -144,9 +144,12 @@ static void *thread_main(void *arg)
 	ret = rt_work_thread_init();
 	if (ret)
 		mig_fail(t, "prctl(PR_SET_TIMERSLACK)", ret);
-	ret = mig_wait(t, &run->start);
+	ret = mig_wait(t, &run->ready);
+	if (!ret)
+		ret = mig_wait(t, &run->start);
 	if (ret)
 		goto out;
+	t->win_start = rt_now_ns(CLOCK_MONOTONIC);
 	ret = rt_procstat_read(run->proc_root, t->tid, &t->start);
 	if (ret) {
 		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
@@ -158,6 +161,7 @@ static void *thread_main(void *arg)
 	ret = rt_procstat_read(run->proc_root, t->tid, &t->end);
 	if (ret)
 		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+	t->win_end = rt_now_ns(CLOCK_MONOTONIC);
 out:
 	return NULL;
 }
@@ -177,7 +181,9 @@ static int alloc_run(struct mig_run *run)
 			return ret;
 	}
 	/* the benchmark threads and the main thread */
-	ret = rt_barrier_init(&run->start, (unsigned int)cfg->nr_threads + 1);
+	ret = rt_barrier_init(&run->ready, (unsigned int)cfg->nr_threads + 1);
+	if (!ret)
+		ret = rt_barrier_init(&run->start, (unsigned int)cfg->nr_threads + 1);
 	if (ret)
 		return ret;
 	return cfg->mode->setup ? cfg->mode->setup(run) : 0;
@@ -274,11 +280,32 @@ static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome
 		rows[i].iterations = t->iterations;
 		if (t->end_ns > out->end_ns)
 			out->end_ns = t->end_ns;
+		if (out->windows)
+			out->windows[i] = (struct mig_window){ t->tid, t->win_start, t->win_end };
 	}
 	if (!out->migrations_from_proc) {
 		for (i = 0; i < run->cfg->nr_threads; i++)
 			rows[i].migrated = run->threads[i].cpu_changes;
 	}
+}
+
+/* Every thread has its tid (the ready barrier): record their events from now on. */
+static int start_tracing(struct mig_run *run, char *err, size_t len)
+{
+	pid_t *tids = calloc((size_t)run->cfg->nr_threads, sizeof(*tids));
+	int i, ret = -ENOMEM;
+
+	if (tids) {
+		for (i = 0; i < run->cfg->nr_threads; i++)
+			tids[i] = run->threads[i].tid;
+		ret = rt_tracer_filter(run->tracer, tids, (size_t)run->cfg->nr_threads);
+		if (!ret)
+			ret = rt_tracer_start(run->tracer);
+	}
+	free(tids);
+	if (ret)
+		snprintf(err, len, "starting the trace: %s", strerror(-ret));
+	return ret;
 }
 
 /**
@@ -323,6 +350,11 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	 * an RLIMIT_MEMLOCK it makes later allocations fail instead.
 	 */
 	out->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
+	ret = rt_barrier_wait(&run->ready);
+	if (!ret && run->tracer)
+		ret = start_tracing(run, err, len);
+	if (ret)
+		return ret;
 	ret = rt_barrier_wait(&run->start);
 	if (ret) {
 		snprintf(err, len, "start barrier: %s", strerror(-ret));
@@ -337,6 +369,8 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 		atomic_store(&run->stop, true);
 	}
 	ret = join_threads(run, started, deadline, &out->stuck);
+	if (run->tracer)
+		rt_tracer_stop(run->tracer);
 	if (ret == -ETIMEDOUT) {
 		const struct mig_thread *t = &run->threads[out->stuck];
 

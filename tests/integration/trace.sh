@@ -32,3 +32,57 @@ check "thread 0's last step, iter 2 unlock lock $((NCPUS - 1)), is marked" test 
 run_bounded 20 ./migrate -q -d 0.3 -t 2 -l 1
 n=$(grep -c "sleeping" "$dir/trace")
 ok $(( n > 0 ? 0 : 1 )) "contention marks its sleeps"
+
+# --trace: the scheduler's events of the run, analysed
+instances() { ls "$dir/instances" 2>/dev/null | grep -c '^rtsched-'; }
+mkdir "$dir/instances/rtsched-999999999" 2>/dev/null
+j=$TMP/t.json
+run_bounded 60 ./migrate -q -d 1 --trace --json "$j"
+ok $rc "--trace runs (exit $rc)"
+check "  prints the events it read" grep -qE '^trace: [1-9][0-9]* events \(sched_switch [0-9]+, sched_waking' "$TMP/out"
+check "  and lost none" test "$(grep -c 'LOST' "$TMP/out")" -eq 0
+check "  the migrations by cause, one row per thread" test "$(sed -n '/^Migrations/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  the preemptions and waits, one row per thread" test "$(sed -n '/^Preempted/,$p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+# the trace and /proc count the same migrations: both follow set_task_cpu(); a
+# migration at the very instant of a counter reading may fall either side
+check "  traced migrations agree with /proc (within 1 per thread)" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+m = [t["migrations"] for r in d["runs"] for t in r["trace"]["threads"]]
+print("# traced/proc:", [(x["traced"], x["proc"]) for x in m])
+sys.exit(0 if m and all(abs(x["traced"] - x["proc"]) <= 1 for x in m) else 1)' "$j"
+check "  causes add up to the traced migrations" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if all(t["migrations"]["at_wakeup"] + t["migrations"]["runnable"] + t["migrations"]["other"] == t["migrations"]["traced"] and t["migrations"]["lower_rt"] + t["migrations"]["equal_rt"] <= t["migrations"]["at_wakeup"] for r in d["runs"] for t in r["trace"]["threads"]) else 1)' "$j"
+check "  no rtsched trace instance is left behind" test "$(instances)" -eq 0
+check "  and one left by a killed run was removed" test ! -e "$dir/instances/rtsched-999999999"
+
+# PI boosts: in paired mode with PI, high blocks on each owner's lock
+run_bounded 60 ./migrate -q -m paired -L 20 -p --trace --json "$TMP/pb.json"
+ok $rc "paired -p --trace runs"
+check "  every lock owner received PI boosts, the highest thread none" /usr/bin/python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["trace"]["threads"]
+print("# boosts:", [x["pi_boosts"] for x in t])
+sys.exit(0 if all(x["pi_boosts"] > 0 for x in t[:-1]) and t[-1]["pi_boosts"] == 0 else 1)' "$TMP/pb.json"
+
+# --trace-out: the events, in the documented format
+run_bounded 60 ./migrate -q -d 0.5 -t 3 --trace-out "$TMP/ev.trace" --json "$TMP/ev.json"
+ok $rc "--trace-out runs"
+check "  the file starts with its format's name" grep -q '^# rtsched-trace/1' <(head -n1 "$TMP/ev.trace")
+check "  names the 3 benchmark threads" test "$(grep -c '^T ' "$TMP/ev.trace")" -eq 3
+check "  holds every sched_switch the analysis read" test "$(grep -c '^S ' "$TMP/ev.trace")" -eq \
+	"$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["trace"]["by_event"]["sched_switch"])' "$TMP/ev.json")"
+check "  every event line has its fields" awk '/^[SWUMP] / { n = ($1 == "S") ? 8 : ($1 == "M") ? 7 : 6; if (NF != n) exit 1 }' "$TMP/ev.trace"
+
+# a buffer too small says so
+run_bounded 60 ./migrate -q -d 2 --trace --trace-buffer 64
+ok $rc "--trace-buffer 64 still runs"
+check "  and says that it lost events" grep -q '^trace: LOST [0-9]* events: the buffer was too small' "$TMP/out"
+check "  the instance is gone" test "$(instances)" -eq 0
+
+# not root: tracefs is root's
+chmod 755 "$TMP"
+install -m 755 migrate "$TMP/migrate-copy"
+run_bounded 30 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+sys_nice --ambient-caps=+sys_nice "$TMP/migrate-copy" -d 0.2 --trace
+ok $(( rc == 4 ? 0 : 1 )) "--trace as an ordinary user: exit 4 (got $rc)"
+check "  says tracefs needs root" grep -qE '^migrate: --trace: .*(tracefs needs root|not mounted)' "$TMP/err"
+check "  and prints no table" test ! -s "$TMP/out"

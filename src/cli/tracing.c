@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --trace: record, analyse, say.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "results.h"
+#include "tracing.h"
+
+#define PF_KTHREAD 0x00200000
+
+static struct rt_tracer *open_tracer;
+static char *instance_dir;	/* for the signal handler: rmdir is async-signal-safe */
+static struct cli_result trace_out;
+
+static void close_tracer(void)
+{
+	if (open_tracer)
+		rt_tracer_close(open_tracer);
+	open_tracer = NULL;
+}
+
+static void on_signal(int sig)
+{
+	if (instance_dir)
+		rmdir(instance_dir);
+	_exit(128 + sig);
+}
+
+/**
+ * cli_trace_open - the private instance, or exit 4 saying what is missing
+ *
+ * The instance is removed at exit and on SIGINT, SIGTERM and SIGHUP;
+ * instances left by benchmarks that were killed are removed first.
+ */
+void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
+{
+	char name[64], err[512];
+	struct sigaction sa;
+	int ret;
+
+	rt_tracer_sweep("rtsched-");
+	snprintf(name, sizeof(name), "rtsched-%d", (int)getpid());
+	ret = rt_tracer_open(t, name, buffer_kb, err, sizeof(err));
+	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM)
+		cli_die(EXIT_MISSING, "--trace: %s", err);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "--trace: %s", err);
+	open_tracer = t;
+	instance_dir = rt_tracer_dir(t);
+	atexit(close_tracer);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
+static enum rt_preemptor classify(pid_t pid, void *ctx)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags;
+	FILE *f;
+	int i;
+
+	(void)ctx;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return RT_BY_OTHER;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	/* after "pid (comm)": state ppid pgrp session tty_nr tpgid flags */
+	for (i = 0; p && i < 7; i++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return RT_BY_OTHER;
+	flags = strtoul(p + 1, NULL, 10);
+	return flags & PF_KTHREAD ? RT_BY_KTHREAD : RT_BY_OTHER;
+}
+
+/**
+ * cli_trace_analyse - read the run's events and analyse them for @tids
+ *
+ * Exits 3 when the events cannot be read or make no sense.
+ */
+void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid_t *tids,
+		       const int64_t *win_start, const int64_t *win_end,
+		       const uint64_t *proc_migrations, size_t n)
+{
+	size_t i;
+	int ret;
+
+	t->n = 0;
+	memset(t->count, 0, sizeof(t->count));
+	ret = rt_tracer_read(t);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "--trace: reading the events: %s", strerror(-ret));
+	run->tasks = calloc(n, sizeof(*run->tasks));
+	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));
+	if (!run->tasks || !run->proc_migrations)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	run->n = n;
+	for (i = 0; i < n; i++) {
+		rt_sched_task_init(&run->tasks[i], tids[i], (uint64_t)win_start[i],
+				   (uint64_t)win_end[i]);
+		run->proc_migrations[i] = proc_migrations[i];
+	}
+	ret = rt_sched_analyse(t->ev, t->n, run->tasks, n, classify, NULL);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "--trace: analysing the events: %s", strerror(-ret));
+	memcpy(run->count, t->count, sizeof(run->count));
+	run->events = t->n;
+	run->lost = t->lost;
+}
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+/**
+ * cli_trace_print - the trace's section under the table, over every run
+ *
+ * Counts add up over runs; the wake-up latencies are merged.
+ */
+void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
+{
+	uint64_t events = 0, lost = 0, count[RT_SEV_TYPES] = { 0 };
+	size_t n = runs[0].n, i, r;
+	int k;
+
+	for (r = 0; r < nruns; r++) {
+		events += runs[r].events;
+		lost += runs[r].lost;
+		for (k = 0; k < RT_SEV_TYPES; k++)
+			count[k] += runs[r].count[k];
+	}
+	printf("\ntrace: %llu events", (unsigned long long)events);
+	for (k = 0; k < RT_SEV_TYPES; k++)
+		printf("%s%s %llu", k ? ", " : " (", rt_sev_names[k], (unsigned long long)count[k]);
+	printf(")%s\n", nruns > 1 ? ", all runs together" : "");
+	if (lost)
+		printf("trace: LOST %llu events: the buffer was too small, the figures below "
+		       "undercount (raise --trace-buffer)\n",
+		       (unsigned long long)lost);
+
+	printf("\nMigrations  traced   /proc  at-wakeup  lower-RT  equal-RT  runnable  other\n");
+	for (i = 0; i < n; i++) {
+		uint64_t tr = 0, proc = 0, wk = 0, lo = 0, eq = 0, rn = 0, ot = 0;
+
+		for (r = 0; r < nruns; r++) {
+			const struct rt_sched_task *t = &runs[r].tasks[i];
+
+			tr += t->migrations, wk += t->mig_wakeup, lo += t->mig_lower_rt;
+			eq += t->mig_equal_rt, rn += t->mig_runnable, ot += t->mig_other;
+			proc += runs[r].proc_migrations[i];
+		}
+		printf("%10zu: %7llu %7llu %10llu %9llu %9llu %9llu %6llu\n", i,
+		       (unsigned long long)tr, (unsigned long long)proc, (unsigned long long)wk,
+		       (unsigned long long)lo, (unsigned long long)eq, (unsigned long long)rn,
+		       (unsigned long long)ot);
+	}
+	printf("\nPreempted   total  by-bench kthread  throttled  other   wake-up latency: "
+	       "median      p99      max   runnable  PI boosts\n");
+	for (i = 0; i < n; i++) {
+		uint64_t by[RT_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
+		struct rt_hist lat;
+
+		rt_hist_init(&lat);
+		for (r = 0; r < nruns; r++) {
+			const struct rt_sched_task *t = &runs[r].tasks[i];
+
+			for (k = 0; k < RT_PREEMPTORS; k++) {
+				by[k] += t->preempted[k];
+				total += t->preempted[k];
+			}
+			runnable += t->runnable_ns;
+			boosts += t->pi_boosts;
+			rt_hist_merge(&lat, &t->wakeup_latency);
+		}
+		printf("%10zu: %6llu %9llu %7llu %10llu %6llu %24.1f us %7.1f us %7.1f us %7.1f ms "
+		       "%10llu\n",
+		       i, (unsigned long long)total, (unsigned long long)by[RT_BY_BENCH],
+		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_IDLE],
+		       (unsigned long long)by[RT_BY_OTHER], us(rt_hist_pct(&lat, 50)),
+		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0),
+		       (double)runnable / 1e6, (unsigned long long)boosts);
+	}
+}
+
+/**
+ * cli_trace_json - "trace": the run's events and the analysis per thread
+ */
+void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
+{
+	static const char *const by_name[RT_PREEMPTORS] = { "benchmark", "kernel_thread",
+							    "throttled", "other" };
+	size_t i;
+	int k;
+
+	rt_json_object(j, "trace");
+	rt_json_uint(j, "events", run->events);
+	rt_json_uint(j, "lost", run->lost);
+	rt_json_object(j, "by_event");
+	for (k = 0; k < RT_SEV_TYPES; k++)
+		rt_json_uint(j, rt_sev_names[k], run->count[k]);
+	rt_json_end(j);
+	rt_json_array(j, "threads");
+	for (i = 0; i < run->n; i++) {
+		const struct rt_sched_task *t = &run->tasks[i];
+
+		rt_json_object(j, NULL);
+		rt_json_uint(j, "task", i);
+		rt_json_object(j, "migrations");
+		rt_json_uint(j, "traced", t->migrations);
+		rt_json_uint(j, "proc", run->proc_migrations[i]);
+		rt_json_uint(j, "at_wakeup", t->mig_wakeup);
+		rt_json_uint(j, "lower_rt", t->mig_lower_rt);
+		rt_json_uint(j, "equal_rt", t->mig_equal_rt);
+		rt_json_uint(j, "runnable", t->mig_runnable);
+		rt_json_uint(j, "other", t->mig_other);
+		rt_json_end(j);
+		rt_json_object(j, "preempted");
+		for (k = 0; k < RT_PREEMPTORS; k++)
+			rt_json_uint(j, by_name[k], t->preempted[k]);
+		rt_json_end(j);
+		rt_json_object(j, "wakeup_latency_ns");
+		rt_json_uint(j, "count", t->wakeup_latency.count);
+		rt_json_uint(j, "median", rt_hist_pct(&t->wakeup_latency, 50));
+		rt_json_uint(j, "p99", rt_hist_pct(&t->wakeup_latency, 99));
+		rt_json_uint(j, "max", t->wakeup_latency.count ? t->wakeup_latency.max : 0);
+		rt_json_end(j);
+		rt_json_uint(j, "runnable_ns", t->runnable_ns);
+		rt_json_uint(j, "pi_boosts", t->pi_boosts);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	rt_json_end(j);
+}
+
+/**
+ * cli_trace_out_open - check and open --trace-out FILE before the run (exit 2 if it exists)
+ */
+static void remove_trace_out(void)
+{
+	if (trace_out.file && trace_out.tmp[0])
+		unlink(trace_out.tmp);
+}
+
+void cli_trace_out_open(const char *path)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-") || !*path)
+		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
+	f = rt_json_file_open(path, trace_out.tmp, sizeof(trace_out.tmp));
+	atexit(remove_trace_out);
+
+	if (!f && errno == EEXIST)
+		cli_die(EXIT_USAGE, "invalid --trace-out '%s': the file exists; choose another name",
+			path);
+	if (!f)
+		cli_die(EXIT_USAGE, "invalid --trace-out '%s': %s", path, strerror(errno));
+	trace_out.file = f;
+	trace_out.path = path;
+	fprintf(f, "# rtsched-trace/1: scheduler events of a benchmark run, one per line.\n"
+		   "# Times in ns of CLOCK_MONOTONIC; priorities are the kernel's (0-99 RT, 0 the\n"
+		   "# highest). R run; T tid task; C pid comm; then per event, after time and CPU:\n"
+		   "# S prev_pid prev_prio prev_state next_pid next_prio   (sched_switch)\n"
+		   "# W pid prio target_cpu (sched_waking)   U pid prio target_cpu (sched_wakeup)\n"
+		   "# M pid prio orig_cpu dest_cpu (sched_migrate_task)\n"
+		   "# P pid oldprio newprio (sched_pi_setprio)\n");
+}
+
+/**
+ * cli_trace_out - append run @run_index's events to --trace-out, if open
+ */
+void cli_trace_out(struct rt_tracer *t, const struct cli_trace_run *run, int run_index)
+{
+	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
+	FILE *f = trace_out.file;
+	size_t i;
+
+	if (!f)
+		return;
+	fprintf(f, "R %d\n", run_index);
+	for (i = 0; i < run->n; i++)
+		fprintf(f, "T %d %zu\n", (int)run->tasks[i].tid, i);
+	for (i = 0; i < t->ncomms; i++)
+		fprintf(f, "C %d %s\n", (int)t->comms[i].pid, t->comms[i].comm);
+	for (i = 0; i < t->n; i++) {
+		const struct rt_sev *e = &t->ev[i];
+
+		fprintf(f, "%c %llu %d %d %d", letter[e->type], (unsigned long long)e->ts, e->cpu,
+			e->pid, e->prio);
+		if (e->type == RT_SEV_SWITCH)
+			fprintf(f, " %lld %d %d\n", (long long)e->arg, e->pid2, e->prio2);
+		else if (e->type == RT_SEV_MIGRATE)
+			fprintf(f, " %lld %d\n", (long long)e->arg, e->arg2);
+		else if (e->type == RT_SEV_PI)
+			fprintf(f, " %d\n", e->prio2);
+		else
+			fprintf(f, " %lld\n", (long long)e->arg);
+	}
+}
+
+/**
+ * cli_trace_out_close - give --trace-out its name (exit 3 when that fails)
+ */
+void cli_trace_out_close(void)
+{
+	int ret;
+
+	if (!trace_out.file)
+		return;
+	ret = rt_json_file_commit(trace_out.file, trace_out.tmp, trace_out.path);
+	trace_out.file = NULL;
+	if (ret)
+		cli_die(EXIT_SYSCALL, "writing --trace-out '%s': %s", trace_out.path, strerror(-ret));
+}
+
+void cli_trace_free(struct cli_trace_run *run)
+{
+	free(run->tasks);
+	free(run->proc_migrations);
+	run->tasks = NULL;
+	run->proc_migrations = NULL;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --trace for the benchmarks: the private instance's life, the analysis of
+ * a run's events and what is said of it.
+ */
+#ifndef RT_CLI_TRACING_H
+#define RT_CLI_TRACING_H
+
+#include <stdio.h>
+
+#include "rt_json.h"
+#include "rt_schedan.h"
+#include "rt_tracer.h"
+
+/* What the trace of one run says. */
+struct cli_trace_run {
+	struct rt_sched_task *tasks;	/* one per benchmark thread, in table order */
+	uint64_t *proc_migrations;	/* the table's migrated column, to agree with */
+	size_t n;
+	uint64_t count[RT_SEV_TYPES];
+	uint64_t events, lost;
+};
+
+void cli_trace_open(struct rt_tracer *t, size_t buffer_kb);
+void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid_t *tids,
+		       const int64_t *win_start, const int64_t *win_end,
+		       const uint64_t *proc_migrations, size_t n);
+void cli_trace_print(const struct cli_trace_run *runs, size_t nruns);
+void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run);
+void cli_trace_out_open(const char *path);
+void cli_trace_out(struct rt_tracer *t, const struct cli_trace_run *run, int run_index);
+void cli_trace_out_close(void);
+void cli_trace_free(struct cli_trace_run *run);
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RT_SCHEDAN_H
+#define RT_SCHEDAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rt_hist.h"
+
+/*
+ * Scheduler events of a run, as the analysis takes them: decoded, in time
+ * order, times in nanoseconds of CLOCK_MONOTONIC. Priorities are the
+ * kernel's (0-99 RT, 0 the highest; 100-139 the others).
+ */
+enum rt_sev_type {
+	RT_SEV_SWITCH,	/* pid -> pid2 on cpu; prio, prio2; arg: prev_state */
+	RT_SEV_WAKING,	/* pid at prio; arg: target_cpu */
+	RT_SEV_WAKEUP,	/* pid at prio; arg: target_cpu */
+	RT_SEV_MIGRATE,	/* pid at prio; arg: orig_cpu, arg2: dest_cpu */
+	RT_SEV_PI,	/* pid; prio: oldprio, prio2: newprio */
+	RT_SEV_TYPES,
+};
+
+struct rt_sev {
+	uint64_t ts;
+	int32_t cpu;
+	int32_t type;
+	int32_t pid;
+	int32_t pid2;
+	int32_t prio;
+	int32_t prio2;
+	int64_t arg;
+	int32_t arg2;
+};
+
+/* sched_switch's prev_state: the task was still runnable (preempted, or yielded) */
+#define RT_SEV_RUNNABLE(state) (((state) & 0xff) == 0)
+#define RT_PRIO_RT_MAX 100	/* kernel priorities below this are RT */
+
+/* Who took the CPU from a preempted benchmark thread. */
+enum rt_preemptor {
+	RT_BY_BENCH,		/* another benchmark thread */
+	RT_BY_KTHREAD,		/* a kernel thread */
+	RT_BY_IDLE,		/* nobody: the CPU idled, RT throttling */
+	RT_BY_OTHER,		/* any other task */
+	RT_PREEMPTORS,
+};
+
+/* What the trace says about one benchmark thread within its window. */
+struct rt_sched_task {
+	pid_t tid;
+	uint64_t win_start, win_end;	/* count events in [win_start, win_end] */
+	/* migrations by cause */
+	uint64_t migrations;
+	uint64_t mig_wakeup;		/* while waking: placed on another CPU */
+	uint64_t mig_lower_rt;		/* of those: its CPU ran a lower priority RT task */
+	uint64_t mig_equal_rt;		/* of those: its CPU ran an RT task of its priority */
+	uint64_t mig_runnable;		/* preempted and runnable: pushed or pulled */
+	uint64_t mig_other;		/* running or sleeping: affinity, hotplug */
+	uint64_t preempted[RT_PREEMPTORS];
+	struct rt_hist wakeup_latency;	/* sched_waking to running, ns */
+	uint64_t runnable_ns;		/* runnable but not running */
+	uint64_t pi_boosts;		/* sched_pi_setprio raising it */
+	/* state while walking the events */
+	int state, cpu;
+	uint64_t since;
+};
+
+/* Classify a pid that preempted a benchmark thread (not a benchmark thread). */
+typedef enum rt_preemptor (*rt_preemptor_fn)(pid_t pid, void *ctx);
+
+void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start,
+			uint64_t win_end);
+int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *tasks, size_t ntasks,
+		     rt_preemptor_fn classify, void *ctx);
+
+#endif

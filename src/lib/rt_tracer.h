@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RT_TRACER_H
+#define RT_TRACER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rt_schedan.h"
+
+/*
+ * Scheduler events of a set of threads, recorded in a private tracefs
+ * instance on CLOCK_MONOTONIC, then read back and decoded.
+ */
+#define RT_TRACER_COMM 16
+
+struct rt_tracer_comm {
+	int32_t pid;
+	char comm[RT_TRACER_COMM];
+};
+
+struct rt_tracer {
+	struct tracefs_instance *instance;
+	struct tep_handle *tep;
+	struct tep_event *event[RT_SEV_TYPES];
+	struct tep_format_field *field[RT_SEV_TYPES][7];
+	struct rt_sev *ev;		/* decoded, in time order */
+	size_t n, cap;
+	uint64_t count[RT_SEV_TYPES];	/* events of each kind */
+	uint64_t lost;			/* dropped or overwritten in the buffer */
+	struct rt_tracer_comm *comms;	/* task names seen in sched_switch */
+	size_t ncomms, comms_cap;
+	int err;
+};
+
+extern const char *const rt_sev_names[RT_SEV_TYPES];
+
+int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char *err, size_t len);
+char *rt_tracer_dir(struct rt_tracer *t);
+int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n);
+int rt_tracer_start(struct rt_tracer *t);
+int rt_tracer_stop(struct rt_tracer *t);
+int rt_tracer_read(struct rt_tracer *t);
+const char *rt_tracer_comm(const struct rt_tracer *t, pid_t pid);
+void rt_tracer_close(struct rt_tracer *t);
+int rt_tracer_sweep(const char *prefix);
+
+#endif

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Recording the scheduler's events for a set of threads, in a tracefs
+ * instance of their own, and reading them back with libtraceevent.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "rt_tracer.h"
+
+const char *const rt_sev_names[RT_SEV_TYPES] = {
+	[RT_SEV_SWITCH] = "sched_switch",   [RT_SEV_WAKING] = "sched_waking",
+	[RT_SEV_WAKEUP] = "sched_wakeup",   [RT_SEV_MIGRATE] = "sched_migrate_task",
+	[RT_SEV_PI] = "sched_pi_setprio",
+};
+
+/* The fields read of each event, in struct rt_sev's order of use. */
+static const char *const fields[RT_SEV_TYPES][7] = {
+	[RT_SEV_SWITCH] = { "prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio",
+			    "prev_comm", "next_comm" },
+	[RT_SEV_WAKING] = { "pid", "prio", "target_cpu" },
+	[RT_SEV_WAKEUP] = { "pid", "prio", "target_cpu" },
+	[RT_SEV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu" },
+	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
+};
+
+/**
+ * rt_tracer_open - create the instance @name and prepare it, tracing off
+ * @buffer_kb: ring buffer per CPU
+ *
+ * The instance traces on CLOCK_MONOTONIC ("mono"), so that its times
+ * compare with the benchmark's, and drops new events rather than
+ * overwriting old ones when full, counting what it dropped.
+ *
+ * Returns 0, or a negative errno with @err naming what is missing:
+ * -ENOENT no tracefs (and it could not be mounted) or a missing event,
+ * -EACCES not allowed (tracefs is root's).
+ */
+int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char *err, size_t len)
+{
+	static const char *const systems[] = { "sched", NULL };
+	int i, f;
+
+	memset(t, 0, sizeof(*t));
+	if (!tracefs_tracing_dir()) {
+		snprintf(err, len, "tracefs is not mounted at /sys/kernel/tracing and could not be "
+			 "mounted (mount -t tracefs nodev /sys/kernel/tracing as root)");
+		return -ENOENT;
+	}
+	errno = 0;
+	t->instance = tracefs_instance_create(name);
+	if (!t->instance) {
+		int e = errno ? errno : EACCES;
+
+		snprintf(err, len, "cannot create the trace instance %s: %s%s", name, strerror(e),
+			 e == EACCES || e == EPERM ? " (tracefs needs root)" : "");
+		return -e;
+	}
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep) {
+		snprintf(err, len, "cannot read the sched events' formats from tracefs");
+		rt_tracer_close(t);
+		return -ENOENT;
+	}
+	for (i = 0; i < RT_SEV_TYPES; i++) {
+		t->event[i] = tep_find_event_by_name(t->tep, "sched", rt_sev_names[i]);
+		for (f = 0; t->event[i] && f < 7 && fields[i][f]; f++) {
+			t->field[i][f] = tep_find_field(t->event[i], fields[i][f]);
+			if (!t->field[i][f])
+				t->event[i] = NULL;
+		}
+		if (!t->event[i]) {
+			snprintf(err, len, "this kernel has no usable sched:%s event", rt_sev_names[i]);
+			rt_tracer_close(t);
+			return -ENOENT;
+		}
+	}
+	if (tracefs_trace_off(t->instance) ||
+	    tracefs_instance_file_write(t->instance, "trace_clock", "mono") < 0 ||
+	    tracefs_option_disable(t->instance, TRACEFS_OPTION_OVERWRITE) ||
+	    tracefs_instance_set_buffer_size(t->instance, buffer_kb, -1) < 0) {
+		int e = errno ? errno : EIO;
+
+		snprintf(err, len, "setting up the trace instance %s: %s", name, strerror(e));
+		rt_tracer_close(t);
+		return -e;
+	}
+	return 0;
+}
+
+/**
+ * rt_tracer_dir - the instance's directory (to free), e.g. for a signal handler to remove
+ */
+char *rt_tracer_dir(struct rt_tracer *t)
+{
+	return t->instance ? tracefs_instance_get_dir(t->instance) : NULL;
+}
+
+/* "(KEY>=a&&KEY<=b)||KEY==c..." for the sorted @tids. */
+static int filter_of(char *buf, size_t len, const char *key, const pid_t *tids, size_t n)
+{
+	size_t i, j, off = 0;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && tids[j] == tids[j - 1] + 1; j++)
+			;
+		if (j - i == 1)
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s==%d",
+						i ? "||" : "", key, tids[i]);
+		else
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0,
+						"%s(%s>=%d&&%s<=%d)", i ? "||" : "", key, tids[i],
+						key, tids[j - 1]);
+	}
+	return off < len ? 0 : -E2BIG;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/**
+ * rt_tracer_filter - record only events of @tids, and enable the events
+ *
+ * sched_switch is kept when either side is one of them, so that a
+ * preemption shows who took the CPU; the others when their task is.
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
+{
+	size_t len = 64 + n * 48;
+	char *prev = malloc(len), *next = malloc(len), *sw = malloc(2 * len + 8);
+	pid_t *sorted = malloc(n * sizeof(*sorted));
+	int i, ret = -ENOMEM;
+
+	if (!prev || !next || !sw || !sorted || !n)
+		goto out;
+	memcpy(sorted, tids, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_pid);
+	ret = filter_of(prev, len, "prev_pid", sorted, n);
+	if (!ret)
+		ret = filter_of(next, len, "next_pid", sorted, n);
+	if (ret)
+		goto out;
+	snprintf(sw, 2 * len + 8, "%s||%s", prev, next);
+	filter_of(prev, len, "pid", sorted, n);
+	for (i = 0; i < RT_SEV_TYPES; i++) {
+		if (tracefs_event_file_write(t->instance, "sched", rt_sev_names[i], "filter",
+					     i == RT_SEV_SWITCH ? sw : prev) < 0 ||
+		    tracefs_event_enable(t->instance, "sched", rt_sev_names[i])) {
+			ret = errno ? -errno : -EIO;
+			goto out;
+		}
+	}
+	ret = tracefs_instance_file_clear(t->instance, "trace") ? -EIO : 0;
+out:
+	free(prev);
+	free(next);
+	free(sw);
+	free(sorted);
+	return ret;
+}
+
+/**
+ * rt_tracer_start - tracing on; Returns 0 or -EIO
+ */
+int rt_tracer_start(struct rt_tracer *t)
+{
+	return tracefs_trace_on(t->instance) ? -EIO : 0;
+}
+
+/**
+ * rt_tracer_stop - tracing off; Returns 0 or -EIO
+ */
+int rt_tracer_stop(struct rt_tracer *t)
+{
+	return tracefs_trace_off(t->instance) ? -EIO : 0;
+}
+
+static void remember_comm(struct rt_tracer *t, int32_t pid, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncomms; i++) {
+		if (t->comms[i].pid == pid)
+			return;
+	}
+	if (t->ncomms == t->comms_cap) {
+		size_t cap = t->comms_cap ? 2 * t->comms_cap : 64;
+		struct rt_tracer_comm *c = realloc(t->comms, cap * sizeof(*c));
+
+		if (!c)
+			return;
+		t->comms = c;
+		t->comms_cap = cap;
+	}
+	t->comms[t->ncomms].pid = pid;
+	snprintf(t->comms[t->ncomms].comm, RT_TRACER_COMM, "%.*s", RT_TRACER_COMM - 1, comm);
+	t->ncomms++;
+}
+
+static long long num(struct tep_format_field *f, struct tep_record *r)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, r->data, &v);
+	/* sign-extend the 32-bit fields (pids, priorities, CPUs) */
+	return f->size == 4 ? (long long)(int32_t)v : (long long)v;
+}
+
+static int collect(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
+{
+	struct rt_tracer *t = ctx;
+	struct tep_format_field **f;
+	struct rt_sev *e;
+	int type;
+
+	for (type = 0; type < RT_SEV_TYPES; type++) {
+		if (t->event[type] && t->event[type]->id == event->id)
+			break;
+	}
+	if (type == RT_SEV_TYPES)
+		return 0;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 65536;
+		struct rt_sev *ev = realloc(t->ev, cap * sizeof(*ev));
+
+		if (!ev) {
+			t->err = -ENOMEM;
+			return -1;
+		}
+		t->ev = ev;
+		t->cap = cap;
+	}
+	f = t->field[type];
+	e = &t->ev[t->n++];
+	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
+	t->count[type]++;
+	switch (type) {
+	case RT_SEV_SWITCH:
+		e->pid = (int32_t)num(f[0], r);
+		e->prio = (int32_t)num(f[1], r);
+		e->arg = num(f[2], r);
+		e->pid2 = (int32_t)num(f[3], r);
+		e->prio2 = (int32_t)num(f[4], r);
+		remember_comm(t, e->pid, (const char *)r->data + f[5]->offset);
+		remember_comm(t, e->pid2, (const char *)r->data + f[6]->offset);
+		break;
+	case RT_SEV_WAKING:
+	case RT_SEV_WAKEUP:
+		e->pid = (int32_t)num(f[0], r);
+		e->prio = (int32_t)num(f[1], r);
+		e->arg = num(f[2], r);
+		break;
+	case RT_SEV_MIGRATE:
+		e->pid = (int32_t)num(f[0], r);
+		e->prio = (int32_t)num(f[1], r);
+		e->arg = num(f[2], r);
+		e->arg2 = (int32_t)num(f[3], r);
+		break;
+	case RT_SEV_PI:
+		e->pid = (int32_t)num(f[0], r);
+		e->prio = (int32_t)num(f[1], r);
+		e->prio2 = (int32_t)num(f[2], r);
+		break;
+	}
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rt_sev *x = a, *y = b;
+
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Events the buffer dropped or overwrote, from every CPU's stats. */
+static uint64_t lost_events(struct rt_tracer *t)
+{
+	static const char *const keys[] = { "overrun:", "dropped events:" };
+	char file[64], *stats, *p;
+	uint64_t lost = 0;
+	size_t k;
+	int cpu;
+
+	for (cpu = 0;; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		stats = tracefs_instance_file_read(t->instance, file, NULL);
+		if (!stats)
+			break;
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			p = strstr(stats, keys[k]);
+			if (p)
+				lost += strtoull(p + strlen(keys[k]), NULL, 10);
+		}
+		free(stats);
+	}
+	return lost;
+}
+
+/**
+ * rt_tracer_read - read back and decode what the instance recorded
+ *
+ * Reading consumes the buffer. Events are sorted by time (the buffers
+ * are per CPU); t->lost counts what the buffer could not keep.
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_tracer_read(struct rt_tracer *t)
+{
+	t->lost = lost_events(t);
+	if (tracefs_iterate_raw_events(t->tep, t->instance, NULL, 0, collect, t) < 0 && !t->err)
+		t->err = -EIO;
+	if (t->err)
+		return t->err;
+	qsort(t->ev, t->n, sizeof(*t->ev), by_time);
+	return 0;
+}
+
+/**
+ * rt_tracer_comm - the name @pid had in the events, or NULL
+ */
+const char *rt_tracer_comm(const struct rt_tracer *t, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncomms; i++) {
+		if (t->comms[i].pid == pid)
+			return t->comms[i].comm;
+	}
+	return NULL;
+}
+
+/**
+ * rt_tracer_close - remove the instance and free everything; safe to repeat
+ */
+void rt_tracer_close(struct rt_tracer *t)
+{
+	if (t->instance) {
+		tracefs_trace_off(t->instance);
+		tracefs_instance_destroy(t->instance);
+		tracefs_instance_free(t->instance);
+	}
+	if (t->tep)
+		tep_free(t->tep);
+	free(t->ev);
+	free(t->comms);
+	t->instance = NULL;
+	t->tep = NULL;
+	t->ev = NULL;
+	t->comms = NULL;
+	t->n = t->cap = t->ncomms = t->comms_cap = 0;
+}
+
+/**
+ * rt_tracer_sweep - remove instances "@prefix<pid>" whose process is gone
+ *
+ * A benchmark killed with SIGKILL cannot remove its instance; the next one
+ * does.
+ *
+ * Returns how many were removed.
+ */
+int rt_tracer_sweep(const char *prefix)
+{
+	char regex[128], **names;
+	int i, removed = 0;
+
+	/* tracefs_instances() takes a basic regular expression: no "+" */
+	snprintf(regex, sizeof(regex), "^%s[0-9][0-9]*$", prefix);
+	names = tracefs_instances(regex);
+	for (i = 0; names && names[i]; i++) {
+		long pid = strtol(names[i] + strlen(prefix), NULL, 10);
+		struct tracefs_instance *inst;
+
+		if (pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH) {
+			inst = tracefs_instance_alloc(NULL, names[i]);
+			if (inst && !tracefs_instance_destroy(inst))
+				removed++;
+			tracefs_instance_free(inst);
+		}
+	}
+	tracefs_list_free(names);
+	return removed;
+}
