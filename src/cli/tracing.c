@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "results.h"
+#include "rt_clock.h"
 #include "tracing.h"
 
 #define PF_KTHREAD 0x00200000
@@ -94,6 +95,7 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid
 		       const int64_t *win_start, const int64_t *win_end,
 		       const uint64_t *proc_migrations, size_t n)
 {
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
 	size_t i;
 	int ret;
 
@@ -118,6 +120,7 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid
 	memcpy(run->count, t->count, sizeof(run->count));
 	run->events = t->n;
 	run->lost = t->lost;
+	run->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
 }
 
 static double us(uint64_t ns)
@@ -134,9 +137,11 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 {
 	uint64_t events = 0, lost = 0, count[RT_SEV_TYPES] = { 0 };
 	size_t n = runs[0].n, i, r;
+	int64_t took = 0;
 	int k;
 
 	for (r = 0; r < nruns; r++) {
+		took += runs[r].analysis_ns;
 		events += runs[r].events;
 		lost += runs[r].lost;
 		for (k = 0; k < RT_SEV_TYPES; k++)
@@ -145,7 +150,8 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 	printf("\ntrace: %llu events", (unsigned long long)events);
 	for (k = 0; k < RT_SEV_TYPES; k++)
 		printf("%s%s %llu", k ? ", " : " (", rt_sev_names[k], (unsigned long long)count[k]);
-	printf(")%s\n", nruns > 1 ? ", all runs together" : "");
+	printf(")%s, read and analysed in %.1f ms\n", nruns > 1 ? ", all runs together" : "",
+	       (double)took / 1e6);
 	if (lost)
 		printf("trace: LOST %llu events: the buffer was too small, the figures below "
 		       "undercount (raise --trace-buffer)\n",

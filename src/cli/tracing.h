@@ -19,6 +19,7 @@ struct cli_trace_run {
 	size_t n;
 	uint64_t count[RT_SEV_TYPES];
 	uint64_t events, lost;
+	int64_t analysis_ns;		/* reading, decoding and analysing them */
 };
 
 void cli_trace_open(struct rt_tracer *t, size_t buffer_kb);

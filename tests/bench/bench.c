@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "rt_clock.h"
+#include "rt_schedan.h"
 #include "rt_sched.h"
 #include "rt_tracemark.h"
 #include "rt_work.h"
@@ -318,6 +319,100 @@ static void pi_stress_vs_rt_tests(char *ours)
 	verdict("ratio rtsched / rt-tests' best case", o / ts, 1, "x", AT_LEAST);
 }
 
+/* The table's total iterations of a run, from its "total:" line. */
+static double total_iterations(const char *out)
+{
+	const char *p = strstr(out, "\ntotal:");
+	double v[4] = { -1, -1, -1, -1 };
+
+	if (p)
+		sscanf(p + 7, "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3]);
+	return v[3];
+}
+
+static void trace_overhead(char *migrate)
+{
+	enum { ROUNDS = 3 };
+	char *plain[] = { migrate, "-q", "-d", "3", NULL };
+	char *traced[] = { migrate, "-q", "-d", "3", "--trace", NULL };
+	double with = 0, without = 0, events = 0, ms = 0;
+	struct child c;
+	int i;
+
+	printf("--trace overhead (contention -d 3, %d rounds each, alternating)\n", ROUNDS);
+	for (i = 0; i < ROUNDS; i++) {
+		if (run_child(plain, &c, 0)) {
+			printf("  failed: exit status %d\n", c.status);
+			return;
+		}
+		without += total_iterations(c.out);
+		if (run_child(traced, &c, 0)) {
+			printf("  --trace failed: exit status %d (not root?)\n", c.status);
+			return;
+		}
+		with += total_iterations(c.out);
+		events += after(c.out, "\ntrace: ");
+		ms += after(c.out, "read and analysed in ");
+	}
+	printf("  %-44s %10.0f\n", "iterations without --trace", without);
+	printf("  %-44s %10.0f\n", "iterations with --trace", with);
+	verdict("with / without", 100 * with / without, 95, "%", AT_LEAST);
+	printf("  %-44s %10.0f events in %.1f ms: %.2f s per million\n",
+	       "migrate's reading, decoding and analysis", events, ms,
+	       events > 0 ? ms / 1e3 / events * 1e6 : 0.0);
+}
+
+/* Synthetic but realistic: 8 threads on 4 CPUs waking, switching, migrating. */
+static void analysis_speed(void)
+{
+	enum { N = 1000000, THREADS = 8 };
+	struct rt_sched_task tasks[THREADS];
+	struct rt_sev *ev = calloc(N, sizeof(*ev));
+	int64_t best = INT64_MAX, t0;
+	size_t i;
+	int r;
+
+	printf("trace analysis alone (%d synthetic events, %d threads, best of 3)\n", N, THREADS);
+	if (!ev)
+		return;
+	for (i = 0; i < N; i++) {
+		int32_t pid = 1000 + (int32_t)(i / 4 % THREADS), cpu = (int32_t)(i / 32 % 4);
+
+		ev[i] = (struct rt_sev){ .ts = i * 1000, .cpu = cpu, .pid = pid, .prio = 90 };
+		switch (i % 4) {
+		case 0:
+			ev[i].type = RT_SEV_WAKING;
+			break;
+		case 1:
+			ev[i].type = RT_SEV_MIGRATE;
+			ev[i].arg = (cpu + 1) % 4;
+			ev[i].arg2 = cpu;
+			break;
+		case 2:
+			ev[i].type = RT_SEV_SWITCH;
+			ev[i].pid = 0;
+			ev[i].pid2 = pid;
+			ev[i].prio2 = 90;
+			break;
+		default:
+			ev[i].type = RT_SEV_SWITCH;
+			ev[i].pid2 = 0;
+			ev[i].arg = 1;
+			break;
+		}
+	}
+	for (r = 0; r < 3; r++) {
+		for (i = 0; i < THREADS; i++)
+			rt_sched_task_init(&tasks[i], 1000 + (pid_t)i, 0, UINT64_MAX);
+		t0 = rt_now_ns(CLOCK_MONOTONIC);
+		rt_sched_analyse(ev, N, tasks, THREADS, NULL, NULL);
+		t0 = rt_now_ns(CLOCK_MONOTONIC) - t0;
+		best = t0 < best ? t0 : best;
+	}
+	verdict("time for one million events", (double)best / 1e9, 2, "s", BELOW);
+	free(ev);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { 0 };
@@ -336,5 +431,7 @@ int main(int argc, char **argv)
 	duration(argv[1]);
 	peak_rss(argv[1]);
 	pi_stress_vs_rt_tests(argv[2]);
+	trace_overhead(argv[1]);
+	analysis_speed();
 	return 0;
 }

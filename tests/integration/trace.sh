@@ -86,3 +86,28 @@ run_bounded 30 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=
 ok $(( rc == 4 ? 0 : 1 )) "--trace as an ordinary user: exit 4 (got $rc)"
 check "  says tracefs needs root" grep -qE '^migrate: --trace: .*(tracefs needs root|not mounted)' "$TMP/err"
 check "  and prints no table" test ! -s "$TMP/out"
+
+# scripts/plot --timeline draws the article's two pictures from --trace-out
+run_bounded 60 scripts/plot --timeline "$TMP/ev.trace" -o "$TMP/tl.png" --size 900x600 --window 0:200
+ok $rc "plot --timeline from --trace-out (exit $rc)"
+check "  is a PNG of 900 x 600" /usr/bin/python3 -c 'import struct, sys
+b = open(sys.argv[1], "rb").read(24)
+sys.exit(0 if b[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", b[16:24]) == (900, 600) else 1)' "$TMP/tl.png"
+echo "# rtsched-trace/1" >"$TMP/bad.trace"
+printf 'R 0\nS 1 2 3\n' >>"$TMP/bad.trace"
+run_bounded 30 scripts/plot --timeline "$TMP/bad.trace" -o "$TMP/bad.png"
+ok $(( rc == 2 ? 0 : 1 )) "a broken trace file: exit 2"
+check "  one line naming the line" grep -qE "^plot: .*/bad.trace: line 3 is not a trace event: 'S 1 2 3'$" "$TMP/err"
+run_bounded 30 scripts/plot --timeline "$TMP/ev.trace" -o "$TMP/r1.png" --run 1
+ok $(( rc == 2 ? 0 : 1 )) "a run the file does not have: exit 2"
+run_bounded 30 scripts/plot --timeline "$j" -o "$TMP/j.png"
+ok $(( rc == 2 ? 0 : 1 )) "a result file is not a trace: exit 2"
+
+# tracefs not mounted: as root, libtracefs mounts it (in a mount namespace of our own)
+if unshare -m true 2>/dev/null; then
+	run_bounded 60 unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null; ! grep -q " tracefs " /proc/mounts && exec ./migrate -q -d 0.2 --trace'
+	ok $rc "--trace with tracefs unmounted: mounted and traced (exit $rc)"
+	check "  the events were read" grep -qE '^trace: [1-9][0-9]* events' "$TMP/out"
+else
+	skip "unshare -m is not allowed here: cannot unmount tracefs for the test"
+fi
