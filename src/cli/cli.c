@@ -41,19 +41,24 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 	co->quiet = false;
 	co->repeat = 1;
 	co->json = NULL;
+	co->trace = false;
+	co->trace_out = NULL;
+	co->trace_buffer_kb = 0;
 	co->usable = rt_cpus_usable();
 	if (!co->usable)
 		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
 }
 
 /**
- * cli_common_option - handle -c, -q, -r, --json, -h or -V; false for any other option
+ * cli_common_option - handle -c, -q, -r, --json, --trace*, -h or -V; false for any other
  *
  * -h and -V print and exit 0; a bad -c list exits 2.
  */
 bool cli_common_option(struct cli_common *co, int c, const char *arg)
 {
 	static const struct rt_optspec repeat = { "--repeat", RT_OPT_INT, 1, 10000, 0 };
+	static const struct rt_optspec buffer = { "--trace-buffer", RT_OPT_INT, 64,
+						  4 * 1024 * 1024, 0 };
 
 	switch (c) {
 	case 'r':
@@ -64,6 +69,16 @@ bool cli_common_option(struct cli_common *co, int c, const char *arg)
 			cli_die(EXIT_USAGE, "invalid --json '': expected a file name, or - for "
 				"standard output");
 		co->json = arg;
+		return true;
+	case CLI_OPT_TRACE:
+		co->trace = true;
+		return true;
+	case CLI_OPT_TRACE_OUT:
+		co->trace = true;
+		co->trace_out = arg;
+		return true;
+	case CLI_OPT_TRACE_BUFFER:
+		co->trace_buffer_kb = cli_opt(&buffer, arg);
 		return true;
 	case 'c':
 		if (co->cpus)

@@ -32,10 +32,32 @@ struct cli_common {
 	bool quiet;			/* -q, --quiet */
 	int repeat;			/* -r, --repeat: runs in this invocation */
 	const char *json;		/* --json FILE */
+	bool trace;			/* --trace */
+	const char *trace_out;		/* --trace-out FILE (implies --trace) */
+	int64_t trace_buffer_kb;	/* --trace-buffer: per CPU; 0 sizes it by the run */
 };
 
-/* getopt_long's value for --json, which has no short form */
-#define CLI_OPT_JSON 1000
+/* getopt_long's values for the long options without a short form */
+enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFFER };
+
+/* The long options every benchmark has beside -c, -q, -r, -h, -V. */
+#define CLI_LONG_OPTIONS                                                                   \
+	{ "json", required_argument, NULL, CLI_OPT_JSON },                               \
+	{ "trace", no_argument, NULL, CLI_OPT_TRACE },                                   \
+	{ "trace-out", required_argument, NULL, CLI_OPT_TRACE_OUT },                     \
+	{ "trace-buffer", required_argument, NULL, CLI_OPT_TRACE_BUFFER }
+
+/* Their lines of --help. */
+#define CLI_USAGE_COMMON                                                                   \
+	"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"            \
+	"      --json FILE        write the result file (- for stdout); FILE must not\n"     \
+	"                         exist\n"                                                   \
+	"      --trace            record the scheduler's events of the run and say why\n"    \
+	"                         each thread migrated, who preempted it, how long it\n"     \
+	"                         waited (root)\n"                                           \
+	"      --trace-out FILE   also write the events to FILE (implies --trace)\n"         \
+	"      --trace-buffer KB  trace buffer per CPU, 64-4194304 KiB (default: sized\n"    \
+	"                         by the run)\n"
 
 void cli_init(const char *prog);
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));

@@ -39,11 +39,6 @@ static const struct rt_optspec spec_duration = { "--duration", RT_OPT_DURATION,
 static const struct rt_optspec spec_unit = { "--unit", RT_OPT_DURATION, 10 * RT_NSEC_PER_USEC,
 					     RT_NSEC_PER_SEC, RT_NSEC_PER_MSEC };
 
-enum { OPT_TRACE = 256, OPT_TRACE_OUT, OPT_TRACE_BUFFER };
-
-static const struct rt_optspec spec_trace_buffer = { "--trace-buffer", RT_OPT_INT, 64,
-						     4 * 1024 * 1024, 0 };
-
 static const struct option long_options[] = {
 	{ "mode", required_argument, NULL, 'm' },
 	{ "threads", required_argument, NULL, 't' },
@@ -56,10 +51,7 @@ static const struct option long_options[] = {
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "repeat", required_argument, NULL, 'r' },
-	{ "json", required_argument, NULL, CLI_OPT_JSON },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "trace-out", required_argument, NULL, OPT_TRACE_OUT },
-	{ "trace-buffer", required_argument, NULL, OPT_TRACE_BUFFER },
+	CLI_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -89,15 +81,7 @@ static void usage(FILE *out)
 		"                         N + threads (the coordinating thread) must be <= 99\n"
 		"  -c, --cpus LIST        run on these CPUs, e.g. 0-3,6 (default: all usable)\n"
 		"  -q, --quiet            print the table only\n"
-		"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"
-		"      --json FILE        write the result file (- for stdout); FILE must not\n"
-		"                         exist\n"
-		"      --trace            record the scheduler's events of the run and say why\n"
-		"                         each thread migrated, who preempted it, how long it\n"
-		"                         waited (root)\n"
-		"      --trace-out FILE   also write the events to FILE (implies --trace)\n"
-		"      --trace-buffer KB  trace buffer per CPU, 64-4194304 KiB (default: sized\n"
-		"                         by the run)\n"
+		CLI_USAGE_COMMON
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -153,16 +137,6 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 			break;
 		case 'b':
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
-			break;
-		case OPT_TRACE:
-			cfg->trace = true;
-			break;
-		case OPT_TRACE_OUT:
-			cfg->trace = true;
-			cfg->trace_out = optarg;
-			break;
-		case OPT_TRACE_BUFFER:
-			cfg->trace_buffer_kb = cli_opt(&spec_trace_buffer, optarg);
 			break;
 		default:
 			if (!cli_common_option(&cfg->common, c, optarg))
@@ -275,7 +249,7 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 	rt_json_int(j, "base_prio", cfg->base_prio);
 	rt_json_str(j, "cpus", cpus);
 	rt_json_int(j, "repeat", cfg->common.repeat);
-	rt_json_bool(j, "trace", cfg->trace);
+	rt_json_bool(j, "trace", cfg->common.trace);
 	rt_json_end(j);
 	rt_json_str(j, "migrations_source",
 		    outs[0].migrations_from_proc ? "se.nr_migrations" : "sched_getcpu");
@@ -304,8 +278,8 @@ static int64_t trace_buffer_kb(const struct mig_cfg *cfg)
 {
 	int64_t kb;
 
-	if (cfg->trace_buffer_kb)
-		return cfg->trace_buffer_kb;
+	if (cfg->common.trace_buffer_kb)
+		return cfg->common.trace_buffer_kb;
 	if (!cfg->duration_ns)
 		return 8192;
 	kb = 4096 + cfg->nr_threads * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200 /
@@ -360,8 +334,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &cfg);
 	if (cfg.common.json)
 		cli_result_open(&res, cfg.common.json);
-	if (cfg.trace_out)
-		cli_trace_out_open(cfg.trace_out);
+	if (cfg.common.trace_out)
+		cli_trace_out_open(cfg.common.trace_out);
 
 	main_prio = cfg.base_prio + cfg.nr_threads;
 	ret = rt_sched_probe(main_prio);
@@ -378,7 +352,7 @@ int main(int argc, char **argv)
 
 	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
 	rt_tracemark_open();
-	if (cfg.trace) {
+	if (cfg.common.trace) {
 		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg));
 		run.tracer = &tracer;
 		traces = calloc((size_t)cfg.common.repeat, sizeof(*traces));

@@ -28,9 +28,6 @@ struct mig_cfg {
 	int base_prio;			/* -b, --base-prio: thread id runs at base + id */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
 	struct cli_common common;	/* -q, -r, --json and the rest every program has */
-	bool trace;			/* --trace */
-	const char *trace_out;		/* --trace-out FILE (implies --trace) */
-	int64_t trace_buffer_kb;	/* --trace-buffer: per CPU; 0 sizes it by the run */
 	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
 };
 

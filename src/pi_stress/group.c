@@ -133,11 +133,14 @@ void *pis_thread_main(void *arg)
 
 	t->tid = gettid();
 	rt_work_thread_init();
-	ret = rt_barrier_wait(&g->run->start);
+	ret = rt_barrier_wait(&g->run->ready);
+	if (!ret)
+		ret = rt_barrier_wait(&g->run->start);
 	if (ret) {
 		fail(t, "pthread_barrier_wait", ret);
 		goto out;
 	}
+	t->win_start = rt_now_ns(CLOCK_MONOTONIC);
 	ret = rt_procstat_read("/proc", t->tid, &t->start);
 	if (ret) {
 		fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
@@ -156,6 +159,7 @@ void *pis_thread_main(void *arg)
 	ret = rt_procstat_read("/proc", t->tid, &t->end);
 	if (ret)
 		fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+	t->win_end = rt_now_ns(CLOCK_MONOTONIC);
 out:
 	atomic_store(&t->finished, true);
 	return NULL;

@@ -15,6 +15,7 @@
 #include "pi_stress.h"
 #include "rt_clock.h"
 #include "results.h"
+#include "tracing.h"
 #include "rt_report.h"
 #include "rt_stats.h"
 #include "rt_sched.h"
@@ -55,7 +56,7 @@ static const struct option long_options[] = {
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "repeat", required_argument, NULL, 'r' },
-	{ "json", required_argument, NULL, CLI_OPT_JSON },
+	CLI_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -89,9 +90,7 @@ static void usage(FILE *out)
 		"                         high +2, the coordinator +3\n"
 		"  -c, --cpus LIST        use these CPUs, e.g. 0-3 (default: all usable)\n"
 		"  -q, --quiet            print the tables only\n"
-		"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"
-		"      --json FILE        write the result file (- for stdout); FILE must not\n"
-		"                         exist\n"
+		CLI_USAGE_COMMON
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -404,7 +403,8 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 }
 
 static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int argc, char **argv,
-		       const struct rt_row *rows, const struct group_result *res, int rc)
+		       const struct rt_row *rows, const struct group_result *res, int rc,
+		       const struct cli_trace_run *traces)
 {
 	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
@@ -437,11 +437,14 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 	rt_json_int(j, "base_prio", cfg->base_prio);
 	rt_json_str(j, "cpus", cpus);
 	rt_json_int(j, "repeat", cfg->common.repeat);
+	rt_json_bool(j, "trace", cfg->common.trace);
 	rt_json_end(j);
 	rt_json_array(j, "runs");
 	for (r = 0; r < cfg->common.repeat; r++) {
 		rt_json_object(j, NULL);
 		cli_json_rows(j, &rows[(size_t)r * n], n);
+		if (traces)
+			cli_trace_json(j, &traces[r]);
 		rt_json_array(j, "groups");
 		for (g = 0; g < cfg->nr_groups; g++) {
 			const struct group_result *gr = &res[(size_t)r * ng + (size_t)g];
@@ -487,6 +490,50 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 	cli_result_commit(out, rc);
 }
 
+/*
+ * Without --trace-buffer: each inversion is some fifteen events of about
+ * 50 bytes and a group makes up to 50000 a second, so about 40 MiB a second
+ * per group CPU; at most 256 MiB per CPU (trace long runs with -i).
+ */
+static int64_t trace_buffer_kb(const struct pis_cfg *cfg)
+{
+	int64_t kb, secs = cfg->duration_ns ? cfg->duration_ns / RT_NSEC_PER_SEC + 1 : 10;
+
+	if (cfg->common.trace_buffer_kb)
+		return cfg->common.trace_buffer_kb;
+	if (cfg->inversions && cfg->inversions / 50000 + 1 < secs)
+		secs = cfg->inversions / 50000 + 1;
+	/* with -u every group shares the one CPU and its buffer */
+	kb = 4096 + secs * 40 * 1024 * (cfg->uniprocessor ? cfg->nr_groups : 1);
+	return kb > 256 * 1024 ? 256 * 1024 : kb;
+}
+
+static void analyse_trace(const struct pis_run *run, struct rt_tracer *tracer,
+			  struct cli_trace_run *trace, const struct rt_row *rows, int run_index)
+{
+	size_t n = (size_t)run->cfg->nr_groups * PIS_ROLES, i;
+	int64_t *start = calloc(n, sizeof(*start)), *end = calloc(n, sizeof(*end));
+	uint64_t *proc = calloc(n, sizeof(*proc));
+	pid_t *tids = calloc(n, sizeof(*tids));
+
+	if (!start || !end || !proc || !tids)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (i = 0; i < n; i++) {
+		const struct pis_thread *t = &run->groups[i / PIS_ROLES].threads[i % PIS_ROLES];
+
+		tids[i] = t->tid;
+		start[i] = t->win_start;
+		end[i] = t->win_end;
+		proc[i] = rows[i].migrated;
+	}
+	cli_trace_analyse(tracer, trace, tids, start, end, proc, n);
+	cli_trace_out(tracer, trace, run_index);
+	free(start);
+	free(end);
+	free(proc);
+	free(tids);
+}
+
 int main(int argc, char **argv)
 {
 	struct pis_cfg cfg = {
@@ -495,8 +542,10 @@ int main(int argc, char **argv)
 		.wait_bound_ns = 5 * RT_NSEC_PER_MSEC,
 		.base_prio = 1,
 	};
+	struct cli_trace_run *traces = NULL;
 	struct group_result *res;
 	struct cli_result out = { 0 };
+	struct rt_tracer tracer;
 	struct rt_row *rows;
 	bool have_sched = true;
 	struct pis_run run;
@@ -509,6 +558,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &cfg);
 	if (cfg.common.json)
 		cli_result_open(&out, cfg.common.json);
+	if (cfg.common.trace_out)
+		cli_trace_out_open(cfg.common.trace_out);
 
 	prio = cfg.base_prio + PIS_ROLES;
 	ret = rt_sched_probe(prio);
@@ -518,6 +569,12 @@ int main(int argc, char **argv)
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
 	rt_tracemark_open();
+	if (cfg.common.trace) {
+		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg));
+		traces = calloc((size_t)cfg.common.repeat, sizeof(*traces));
+		if (!traces)
+			cli_die(EXIT_SYSCALL, "out of memory");
+	}
 
 	/* the coordinator: above the groups, on its own CPU unless -u */
 	one = numa_allocate_cpumask();
@@ -542,6 +599,7 @@ int main(int argc, char **argv)
 		memset(&run, 0, sizeof(run));
 		run.cfg = &cfg;
 		run.work = work;
+		run.tracer = traces ? &tracer : NULL;
 		ret = pis_start(&run, err, sizeof(err));
 		if (ret && run.denied)
 			cli_no_rt_privilege(prio, ret);
@@ -565,12 +623,21 @@ int main(int argc, char **argv)
 				 strerror(run.mlock_err));
 		have_sched &= collect(&run, &rows[(size_t)i * (size_t)cfg.nr_groups * PIS_ROLES],
 				      &res[(size_t)i * (size_t)cfg.nr_groups]);
+		if (traces)
+			analyse_trace(&run, &tracer, &traces[i],
+				      &rows[(size_t)i * (size_t)cfg.nr_groups * PIS_ROLES], i);
 		pis_free(&run);
 	}
 	ret = print_results(&cfg, rows, res, have_sched) ? EXIT_RAN : EXIT_CHECK;
+	if (traces)
+		cli_trace_print(traces, (size_t)cfg.common.repeat);
+	cli_trace_out_close();
 	if (fflush(stdout))
 		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
-	write_json(&out, &cfg, argc, argv, rows, res, ret);
+	write_json(&out, &cfg, argc, argv, rows, res, ret, traces);
+	for (i = 0; traces && i < cfg.common.repeat; i++)
+		cli_trace_free(&traces[i]);
+	free(traces);
 	free(rows);
 	free(res);
 	rt_tracemark_close();

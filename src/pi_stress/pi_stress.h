@@ -13,6 +13,7 @@
 #include "rt_cpus.h"
 #include "rt_hist.h"
 #include "rt_procstat.h"
+#include "rt_tracer.h"
 #include "rt_work.h"
 
 enum pis_role { PIS_LOW, PIS_MEDIUM, PIS_HIGH, PIS_ROLES };
@@ -44,6 +45,7 @@ struct pis_thread {
 	struct rt_counters start, end;	/* read by the thread itself */
 	uint64_t iterations;		/* passes it completed */
 	int64_t end_ns;
+	int64_t win_start, win_end;	/* around its two counter readings */
 	atomic_bool finished;
 	int err;			/* negative errno of the first failure */
 	const char *err_what;
@@ -78,7 +80,9 @@ struct pis_run {
 	const struct pis_cfg *cfg;
 	struct rt_work work;
 	struct pis_group *groups;
+	pthread_barrier_t ready;	/* every thread has its tid */
 	pthread_barrier_t start;
+	struct rt_tracer *tracer;	/* --trace, or NULL */
 	atomic_bool stop;
 	int coordinator_cpu;
 	int64_t start_ns;

@@ -65,6 +65,26 @@ static int start_thread(struct pis_run *run, struct pis_thread *t, pthread_attr_
 	return ret;
 }
 
+/* Every thread has its tid (the ready barrier): record their events from now on. */
+static int start_tracing(struct pis_run *run, char *err, size_t len)
+{
+	size_t n = (size_t)run->cfg->nr_groups * PIS_ROLES, i;
+	pid_t *tids = calloc(n, sizeof(*tids));
+	int ret = -ENOMEM;
+
+	if (tids) {
+		for (i = 0; i < n; i++)
+			tids[i] = run->groups[i / PIS_ROLES].threads[i % PIS_ROLES].tid;
+		ret = rt_tracer_filter(run->tracer, tids, n);
+		if (!ret)
+			ret = rt_tracer_start(run->tracer);
+	}
+	free(tids);
+	if (ret)
+		snprintf(err, len, "starting the trace: %s", strerror(-ret));
+	return ret;
+}
+
 /**
  * pis_start - set up the groups, start their threads, lock memory, release them
  *
@@ -85,7 +105,9 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	ret = rt_barrier_init(&run->start, (unsigned int)(cfg->nr_groups * PIS_ROLES + 1));
+	ret = rt_barrier_init(&run->ready, (unsigned int)(cfg->nr_groups * PIS_ROLES + 1));
+	if (!ret)
+		ret = rt_barrier_init(&run->start, (unsigned int)(cfg->nr_groups * PIS_ROLES + 1));
 	for (g = 0; !ret && g < cfg->nr_groups; g++)
 		ret = setup_group(run, &run->groups[g], g);
 	if (ret) {
@@ -115,6 +137,11 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 
 	/* every stack exists now; MCL_FUTURE would make later allocations fail */
 	run->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
+	ret = rt_barrier_wait(&run->ready);
+	if (!ret && run->tracer)
+		ret = start_tracing(run, err, len);
+	if (ret)
+		return ret;
 	ret = rt_barrier_wait(&run->start);
 	if (ret) {
 		snprintf(err, len, "start barrier: %s", strerror(-ret));
@@ -136,6 +163,7 @@ void pis_free(struct pis_run *run)
 		rt_barrier_destroy(&run->groups[g].locked);
 		rt_barrier_destroy(&run->groups[g].done);
 	}
+	rt_barrier_destroy(&run->ready);
 	rt_barrier_destroy(&run->start);
 	free(run->groups);
 	run->groups = NULL;
@@ -199,7 +227,7 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 	uint64_t *seen;
 	int64_t *moved;
 	bool all_done;
-	int g;
+	int g, ret;
 
 	if (period > WATCH_PERIOD_MAX_NS)
 		period = WATCH_PERIOD_MAX_NS;
@@ -242,5 +270,8 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 	}
 	free(seen);
 	free(moved);
-	return wait_stopped(run, err, len);
+	ret = wait_stopped(run, err, len);
+	if (run->tracer)
+		rt_tracer_stop(run->tracer);
+	return ret;
 }

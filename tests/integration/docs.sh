@@ -5,12 +5,15 @@
 
 for prog in migrate pi_stress; do
 	src=src/$prog/main.c
-	opts=$(grep -oE '\{ "[a-z-]+", (required|no)_argument' "$src" | cut -d'"' -f2)
+	# the program's own options, and the common ones it takes from src/cli
+	srcs=$src
+	grep -q CLI_LONG_OPTIONS "$src" && srcs="$src src/cli/cli.h"
+	opts=$(cat $srcs | grep -oE '\{ "[a-z-]+", (required|no)_argument' | cut -d'"' -f2)
 	check "$prog: the option table was found" test -n "$opts"
 	./$prog --help >"$TMP/help"
 	for o in $opts; do
 		# the short letter, or none for a long-only option
-		short=$(grep -E "\{ \"$o\", " "$src" | grep -oE "'[a-zA-Z]'" | tr -d "'")
+		short=$(cat $srcs | grep -E "\{ \"$o\", " | grep -oE "'[a-zA-Z]'" | tr -d "'")
 		flag=${short:+-$short, }--$o
 		check "$prog $flag is in --help" grep -qE -- "(^| )$flag( |$)" "$TMP/help"
 		check "$prog --$o is in $prog.8" grep -qE -- "\\\\-\\\\-${o//-/\\\\-}" man/$prog.8

@@ -76,3 +76,20 @@ prios=$(for s in /proc/$pid/task/*/stat; do awk '{print $40}' "$s"; done 2>/dev/
 wait $pid
 ok $? "the -b 20 run passed"
 check "-b 20: SCHED_FIFO priorities are 20 21 22 and 23 (got: $prios)" test "$prios" = "20 21 22 23 "
+
+# --trace: with inheritance, low is boosted exactly once per inversion
+run_bounded 60 ./pi_stress -q -i 2000 --trace --json "$TMP/pt.json"
+ok $rc "pi_stress --trace (exit $rc)"
+check "  low received one PI boost per inversion, medium and high none" /usr/bin/python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["trace"]["threads"]
+print("# boosts:", [x["pi_boosts"] for x in t[:3]])
+sys.exit(0 if [x["pi_boosts"] for x in t[:3]] == [2000, 0, 0] else 1)' "$TMP/pt.json"
+check "  pinned threads: no migration traced" /usr/bin/python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["trace"]["threads"]
+sys.exit(0 if all(x["migrations"]["traced"] == x["migrations"]["proc"] == 0 for x in t) else 1)' "$TMP/pt.json"
+check "  no trace instance is left" test -z "$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^rtsched-')"
+run_bounded 60 ./pi_stress -q --no-pi -w 250ms --trace --json "$TMP/pn.json"
+ok $(( rc == 1 ? 0 : 1 )) "pi_stress --no-pi --trace: still exit 1"
+check "  and no PI boost at all" /usr/bin/python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["runs"][0]["trace"]["threads"]
+sys.exit(0 if sum(x["pi_boosts"] for x in t) == 0 else 1)' "$TMP/pn.json"
