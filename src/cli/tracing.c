@@ -86,14 +86,16 @@ static enum rt_preemptor classify(pid_t pid, void *ctx)
 	return flags & PF_KTHREAD ? RT_BY_KTHREAD : RT_BY_OTHER;
 }
 
+static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, int run_index);
+
 /**
- * cli_trace_analyse - read the run's events and analyse them for @tids
+ * cli_trace_analyse - read the run's events, analyse them for @threads, and
+ * append them to --trace-out when it is open
  *
  * Exits 3 when the events cannot be read or make no sense.
  */
-void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid_t *tids,
-		       const int64_t *win_start, const int64_t *win_end,
-		       const uint64_t *proc_migrations, size_t n)
+void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
+		       const struct cli_trace_thread *threads, size_t n, int run_index)
 {
 	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
 	size_t i;
@@ -110,9 +112,9 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid
 		cli_die(EXIT_SYSCALL, "out of memory");
 	run->n = n;
 	for (i = 0; i < n; i++) {
-		rt_sched_task_init(&run->tasks[i], tids[i], (uint64_t)win_start[i],
-				   (uint64_t)win_end[i]);
-		run->proc_migrations[i] = proc_migrations[i];
+		rt_sched_task_init(&run->tasks[i], threads[i].tid, (uint64_t)threads[i].start,
+				   (uint64_t)threads[i].end);
+		run->proc_migrations[i] = threads[i].proc_migrations;
 	}
 	ret = rt_sched_analyse(t->ev, t->n, run->tasks, n, classify, NULL);
 	if (ret)
@@ -121,6 +123,7 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid
 	run->events = t->n;
 	run->lost = t->lost;
 	run->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
+	trace_out_run(t, run, run_index);
 }
 
 static double us(uint64_t ns)
@@ -285,10 +288,8 @@ void cli_trace_out_open(const char *path)
 		   "# P pid oldprio newprio (sched_pi_setprio)\n");
 }
 
-/**
- * cli_trace_out - append run @run_index's events to --trace-out, if open
- */
-void cli_trace_out(struct rt_tracer *t, const struct cli_trace_run *run, int run_index)
+/* Append run @run_index's events to --trace-out, if open. */
+static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, int run_index)
 {
 	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
 	FILE *f = trace_out.file;

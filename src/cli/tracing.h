@@ -12,6 +12,13 @@
 #include "rt_schedan.h"
 #include "rt_tracer.h"
 
+/* A benchmark thread for the analysis: its tid, its window, its /proc count. */
+struct cli_trace_thread {
+	pid_t tid;
+	int64_t start, end;		/* around its two counter readings, CLOCK_MONOTONIC */
+	uint64_t proc_migrations;	/* the table's migrated */
+};
+
 /* What the trace of one run says. */
 struct cli_trace_run {
 	struct rt_sched_task *tasks;	/* one per benchmark thread, in table order */
@@ -23,13 +30,11 @@ struct cli_trace_run {
 };
 
 void cli_trace_open(struct rt_tracer *t, size_t buffer_kb);
-void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run, const pid_t *tids,
-		       const int64_t *win_start, const int64_t *win_end,
-		       const uint64_t *proc_migrations, size_t n);
+void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
+		       const struct cli_trace_thread *threads, size_t n, int run_index);
 void cli_trace_print(const struct cli_trace_run *runs, size_t nruns);
 void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run);
 void cli_trace_out_open(const char *path);
-void cli_trace_out(struct rt_tracer *t, const struct cli_trace_run *run, int run_index);
 void cli_trace_out_close(void);
 void cli_trace_free(struct cli_trace_run *run);
 

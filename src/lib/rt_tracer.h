@@ -39,6 +39,7 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char
 char *rt_tracer_dir(struct rt_tracer *t);
 int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n);
 int rt_tracer_start(struct rt_tracer *t);
+int rt_tracer_begin(struct rt_tracer *t, const pid_t *tids, size_t n);
 int rt_tracer_stop(struct rt_tracer *t);
 int rt_tracer_read(struct rt_tracer *t);
 const char *rt_tracer_comm(const struct rt_tracer *t, pid_t pid);

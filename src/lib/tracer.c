@@ -180,6 +180,18 @@ int rt_tracer_start(struct rt_tracer *t)
 }
 
 /**
+ * rt_tracer_begin - rt_tracer_filter() for @tids, then rt_tracer_start()
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_tracer_begin(struct rt_tracer *t, const pid_t *tids, size_t n)
+{
+	int ret = rt_tracer_filter(t, tids, n);
+
+	return ret ? ret : rt_tracer_start(t);
+}
+
+/**
  * rt_tracer_stop - tracing off; Returns 0 or -EIO
  */
 int rt_tracer_stop(struct rt_tracer *t)

@@ -287,31 +287,6 @@ static int64_t trace_buffer_kb(const struct mig_cfg *cfg)
 	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
 }
 
-static void analyse_trace(const struct mig_cfg *cfg, struct rt_tracer *tracer,
-			  struct cli_trace_run *trace, const struct mig_outcome *out,
-			  const struct rt_row *rows, int run_index)
-{
-	size_t n = (size_t)cfg->nr_threads, i;
-	int64_t *start = calloc(n, sizeof(*start)), *end = calloc(n, sizeof(*end));
-	uint64_t *proc = calloc(n, sizeof(*proc));
-	pid_t *tids = calloc(n, sizeof(*tids));
-
-	if (!start || !end || !proc || !tids)
-		cli_die(EXIT_SYSCALL, "out of memory");
-	for (i = 0; i < n; i++) {
-		tids[i] = out->windows[i].tid;
-		start[i] = out->windows[i].start;
-		end[i] = out->windows[i].end;
-		proc[i] = rows[i].migrated;
-	}
-	cli_trace_analyse(tracer, trace, tids, start, end, proc, n);
-	cli_trace_out(tracer, trace, run_index);
-	free(start);
-	free(end);
-	free(proc);
-	free(tids);
-}
-
 int main(int argc, char **argv)
 {
 	int64_t main_start = rt_now_ns(CLOCK_MONOTONIC);
@@ -386,8 +361,7 @@ int main(int argc, char **argv)
 			cli_die(EXIT_SYSCALL, "%s%s", cfg.common.repeat > 1 ? "run " : "", err);
 		out->startup_ns = out->start_ns - (r ? outs[r - 1].end_ns : main_start);
 		if (run.tracer)
-			analyse_trace(&cfg, &tracer, &traces[r], out,
-				      &rows[(size_t)r * (size_t)cfg.nr_threads], r);
+			cli_trace_analyse(&tracer, &traces[r], out->windows, (size_t)cfg.nr_threads, r);
 		/* an unlocked run is still a run: say what it may have cost */
 		if (out->mlock_err && !r)
 			cli_warn("memory not locked (mlockall: %s): page faults may add noise; "

@@ -281,7 +281,8 @@ static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome
 		if (t->end_ns > out->end_ns)
 			out->end_ns = t->end_ns;
 		if (out->windows)
-			out->windows[i] = (struct mig_window){ t->tid, t->win_start, t->win_end };
+			out->windows[i] = (struct cli_trace_thread){ t->tid, t->win_start, t->win_end,
+								     d.migrations };
 	}
 	if (!out->migrations_from_proc) {
 		for (i = 0; i < run->cfg->nr_threads; i++)
@@ -298,9 +299,7 @@ static int start_tracing(struct mig_run *run, char *err, size_t len)
 	if (tids) {
 		for (i = 0; i < run->cfg->nr_threads; i++)
 			tids[i] = run->threads[i].tid;
-		ret = rt_tracer_filter(run->tracer, tids, (size_t)run->cfg->nr_threads);
-		if (!ret)
-			ret = rt_tracer_start(run->tracer);
+		ret = rt_tracer_begin(run->tracer, tids, (size_t)run->cfg->nr_threads);
 	}
 	free(tids);
 	if (ret)

@@ -7,16 +7,11 @@
 #include <stdint.h>
 
 #include "migrate.h"
+#include "tracing.h"
 #include "rt_report.h"
 
-/* A thread's id and the times of its counter readings, for the trace analysis. */
-struct mig_window {
-	pid_t tid;
-	int64_t start, end;
-};
-
 struct mig_outcome {
-	struct mig_window *windows;	/* nr_threads of them, filled when not NULL */
+	struct cli_trace_thread *windows;	/* nr_threads of them, filled when not NULL */
 	int64_t start_ns;		/* the start barrier released (CLOCK_MONOTONIC) */
 	int64_t end_ns;			/* the last thread stopped */
 	int64_t startup_ns;		/* from main() or the previous run to the start barrier */

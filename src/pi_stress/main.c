@@ -235,8 +235,12 @@ struct group_result {
 	uint64_t medium_ran, uncontended;
 };
 
-/* The table rows and group results of the run just done; false without sched file. */
-static bool collect(const struct pis_run *run, struct rt_row *rows, struct group_result *res)
+/*
+ * The table rows, group results and (when tracing) the threads' windows of
+ * the run just done; false without the sched file.
+ */
+static bool collect(const struct pis_run *run, struct rt_row *rows, struct group_result *res,
+		    struct cli_trace_thread *threads)
 {
 	const struct pis_cfg *cfg = run->cfg;
 	bool have_sched = true;
@@ -254,6 +258,10 @@ static bool collect(const struct pis_run *run, struct rt_row *rows, struct group
 			have_sched &= d.have_migrations;
 			rows[g * PIS_ROLES + r] =
 				(struct rt_row){ d.vol, d.nonvol, d.migrations, t->iterations };
+			if (threads)
+				threads[g * PIS_ROLES + r] = (struct cli_trace_thread){
+					t->tid, t->win_start, t->win_end, d.migrations
+				};
 			end = t->end_ns > end ? t->end_ns : end;
 		}
 		res[g] = (struct group_result){
@@ -508,32 +516,6 @@ static int64_t trace_buffer_kb(const struct pis_cfg *cfg)
 	return kb > 256 * 1024 ? 256 * 1024 : kb;
 }
 
-static void analyse_trace(const struct pis_run *run, struct rt_tracer *tracer,
-			  struct cli_trace_run *trace, const struct rt_row *rows, int run_index)
-{
-	size_t n = (size_t)run->cfg->nr_groups * PIS_ROLES, i;
-	int64_t *start = calloc(n, sizeof(*start)), *end = calloc(n, sizeof(*end));
-	uint64_t *proc = calloc(n, sizeof(*proc));
-	pid_t *tids = calloc(n, sizeof(*tids));
-
-	if (!start || !end || !proc || !tids)
-		cli_die(EXIT_SYSCALL, "out of memory");
-	for (i = 0; i < n; i++) {
-		const struct pis_thread *t = &run->groups[i / PIS_ROLES].threads[i % PIS_ROLES];
-
-		tids[i] = t->tid;
-		start[i] = t->win_start;
-		end[i] = t->win_end;
-		proc[i] = rows[i].migrated;
-	}
-	cli_trace_analyse(tracer, trace, tids, start, end, proc, n);
-	cli_trace_out(tracer, trace, run_index);
-	free(start);
-	free(end);
-	free(proc);
-	free(tids);
-}
-
 int main(int argc, char **argv)
 {
 	struct pis_cfg cfg = {
@@ -542,6 +524,7 @@ int main(int argc, char **argv)
 		.wait_bound_ns = 5 * RT_NSEC_PER_MSEC,
 		.base_prio = 1,
 	};
+	struct cli_trace_thread *threads = NULL;
 	struct cli_trace_run *traces = NULL;
 	struct group_result *res;
 	struct cli_result out = { 0 };
@@ -572,7 +555,8 @@ int main(int argc, char **argv)
 	if (cfg.common.trace) {
 		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg));
 		traces = calloc((size_t)cfg.common.repeat, sizeof(*traces));
-		if (!traces)
+		threads = calloc((size_t)cfg.nr_groups * PIS_ROLES, sizeof(*threads));
+		if (!traces || !threads)
 			cli_die(EXIT_SYSCALL, "out of memory");
 	}
 
@@ -622,10 +606,10 @@ int main(int argc, char **argv)
 				 "raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
 				 strerror(run.mlock_err));
 		have_sched &= collect(&run, &rows[(size_t)i * (size_t)cfg.nr_groups * PIS_ROLES],
-				      &res[(size_t)i * (size_t)cfg.nr_groups]);
+				      &res[(size_t)i * (size_t)cfg.nr_groups], threads);
 		if (traces)
-			analyse_trace(&run, &tracer, &traces[i],
-				      &rows[(size_t)i * (size_t)cfg.nr_groups * PIS_ROLES], i);
+			cli_trace_analyse(&tracer, &traces[i], threads,
+					  (size_t)cfg.nr_groups * PIS_ROLES, i);
 		pis_free(&run);
 	}
 	ret = print_results(&cfg, rows, res, have_sched) ? EXIT_RAN : EXIT_CHECK;
@@ -638,6 +622,7 @@ int main(int argc, char **argv)
 	for (i = 0; traces && i < cfg.common.repeat; i++)
 		cli_trace_free(&traces[i]);
 	free(traces);
+	free(threads);
 	free(rows);
 	free(res);
 	rt_tracemark_close();

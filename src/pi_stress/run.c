@@ -75,9 +75,7 @@ static int start_tracing(struct pis_run *run, char *err, size_t len)
 	if (tids) {
 		for (i = 0; i < n; i++)
 			tids[i] = run->groups[i / PIS_ROLES].threads[i % PIS_ROLES].tid;
-		ret = rt_tracer_filter(run->tracer, tids, n);
-		if (!ret)
-			ret = rt_tracer_start(run->tracer);
+		ret = rt_tracer_begin(run->tracer, tids, n);
 	}
 	free(tids);
 	if (ret)
