@@ -28,10 +28,10 @@ SAME_CONFIG = {
 KNOWN_FIELDS = {
     "": {"schema", "tool", "version", "command_line", "start_time", "end_time", "return_code",
          "system", "config", "migrations_source", "runs", "summary", "group_summary", "pass",
-         "source"},
+         "partial", "source"},
     "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
                "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime"},
-    "run": {"measured_s", "startup_ms", "rows", "total", "groups"},
+    "run": {"measured_s", "startup_ms", "rows", "total", "groups", "trace"},
     "row": {"task"} | set(COLUMNS),
     "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",
               "unresolved", "medium_ran", "uncontended"},

@@ -7,12 +7,77 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "rt_sched.h"
 
 static const char *prog = "rtsched";
+
+volatile sig_atomic_t cli_interrupted;
+static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
+
+static void on_signal(int sig)
+{
+	if (cli_interrupted) {
+		if (cleanup_dir)
+			rmdir(cleanup_dir);
+		_exit(128 + cli_interrupted);
+	}
+	cli_interrupted = sig;
+}
+
+/**
+ * cli_signals_install - catch SIGINT, SIGTERM and SIGHUP, without SA_RESTART so
+ * that the main thread's waits return EINTR
+ */
+void cli_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/**
+ * cli_signals_block - block them in the calling thread (and the threads it
+ * creates next), so that they reach the main thread
+ */
+void cli_signals_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void cli_signals_restore(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/**
+ * cli_signals_cleanup_dir - a directory for a second signal to remove (the trace instance)
+ */
+void cli_signals_cleanup_dir(const char *dir)
+{
+	cleanup_dir = dir;
+}
+
+const char *cli_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
+								       "a signal";
+}
 
 /**
  * cli_init - name the program in every message

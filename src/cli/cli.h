@@ -73,4 +73,17 @@ void cli_extra_args(int argc, char **argv);
 void cli_no_rt_privilege(int prio, int err) __attribute__((noreturn));
 void cli_print_kernel(FILE *out);
 
+/*
+ * SIGINT, SIGTERM, SIGHUP: the first asks the run to stop (the program
+ * then prints what it has, marked partial, and exits 128 + the signal); a
+ * second exits at once, removing the trace instance if there is one.
+ */
+#include <signal.h>
+extern volatile sig_atomic_t cli_interrupted;
+void cli_signals_install(void);
+void cli_signals_block(sigset_t *old);
+void cli_signals_restore(const sigset_t *old);
+void cli_signals_cleanup_dir(const char *dir);
+const char *cli_signal_name(int sig);
+
 #endif

@@ -26,23 +26,16 @@ static void close_tracer(void)
 	open_tracer = NULL;
 }
 
-static void on_signal(int sig)
-{
-	if (instance_dir)
-		rmdir(instance_dir);
-	_exit(128 + sig);
-}
-
 /**
  * cli_trace_open - the private instance, or exit 4 saying what is missing
  *
- * The instance is removed at exit and on SIGINT, SIGTERM and SIGHUP;
- * instances left by benchmarks that were killed are removed first.
+ * The instance is removed at exit, which a first SIGINT, SIGTERM or SIGHUP
+ * leads to, and by a second one; instances left by benchmarks that were
+ * killed are removed first.
  */
 void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
 {
 	char name[64], err[512];
-	struct sigaction sa;
 	int ret;
 
 	rt_tracer_sweep("rtsched-");
@@ -54,12 +47,8 @@ void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
 		cli_die(EXIT_SYSCALL, "--trace: %s", err);
 	open_tracer = t;
 	instance_dir = rt_tracer_dir(t);
+	cli_signals_cleanup_dir(instance_dir);
 	atexit(close_tracer);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */

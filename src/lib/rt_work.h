@@ -20,6 +20,7 @@ void rt_busy_loops(uint64_t loops);
 void rt_busy_loop(const struct rt_work *w, uint64_t units);
 int rt_work_thread_init(void);
 int rt_sleep_until(int64_t deadline_ns);
+int rt_sleep_until_intr(int64_t deadline_ns);
 int rt_sleep_ns(int64_t ns);
 
 #endif

@@ -146,6 +146,19 @@ int rt_sleep_until(int64_t deadline_ns)
 }
 
 /**
+ * rt_sleep_until_intr - rt_sleep_until(), but a signal handler ends the sleep
+ *
+ * Returns 0 at the deadline, -EINTR when a handled signal came first, or
+ * another negative errno.
+ */
+int rt_sleep_until_intr(int64_t deadline_ns)
+{
+	struct timespec ts = rt_ns_to_ts(deadline_ns);
+
+	return -clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/**
  * rt_sleep_ns - sleep @ns from now; Returns 0 or a negative errno
  */
 int rt_sleep_ns(int64_t ns)

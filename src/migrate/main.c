@@ -181,6 +181,20 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 	fflush(stdout);
 }
 
+/* What an interrupted run covers, said under its table. */
+static void print_partial(const struct mig_outcome *last, int runs)
+{
+	if (!last->interrupted)
+		return;
+	printf("\nPARTIAL: %s stopped run %d after %.3f s; the counts cover it up to then\n",
+	       cli_signal_name(last->interrupted), runs,
+	       (double)(last->end_ns - last->start_ns) / RT_NSEC_PER_SEC);
+	if (last->unfinished)
+		printf("PARTIAL: %d threads did not stop in time: the main thread read their "
+		       "counters\n",
+		       last->unfinished);
+}
+
 static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 			  const struct mig_outcome *outs)
 {
@@ -196,6 +210,7 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 	if (!outs[0].migrations_from_proc)
 		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
 		       "this kernel has no /proc/self/task/TID/sched\n");
+	print_partial(&outs[cfg->common.repeat - 1], cfg->common.repeat);
 	if (!cfg->common.quiet) {
 		for (r = 0; r < cfg->common.repeat; r++) {
 			d = outs[r].end_ns - outs[r].start_ns;
@@ -266,7 +281,10 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 	}
 	rt_json_end(j);
 	cli_json_summary(j, rows, (size_t)cfg->common.repeat, n);
-	cli_result_commit(res, EXIT_RAN);
+	rt_json_bool(j, "partial", outs[cfg->common.repeat - 1].interrupted != 0);
+	cli_result_commit(res, outs[cfg->common.repeat - 1].interrupted ?
+				       128 + outs[cfg->common.repeat - 1].interrupted :
+				       EXIT_RAN);
 }
 
 /*
@@ -307,6 +325,8 @@ int main(int argc, char **argv)
 
 	cli_init("migrate");
 	parse_options(argc, argv, &cfg);
+	cli_signals_install();
+	run.interrupted = &cli_interrupted;
 	if (cfg.common.json)
 		cli_result_open(&res, cfg.common.json);
 	if (cfg.common.trace_out)
@@ -359,6 +379,8 @@ int main(int argc, char **argv)
 			cli_no_rt_privilege(main_prio, ret);
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", cfg.common.repeat > 1 ? "run " : "", err);
+		if (out->interrupted)
+			cfg.common.repeat = r + 1;
 		out->startup_ns = out->start_ns - (r ? outs[r - 1].end_ns : main_start);
 		if (run.tracer)
 			cli_trace_analyse(&tracer, &traces[r], out->windows, (size_t)cfg.nr_threads, r);
@@ -381,6 +403,9 @@ int main(int argc, char **argv)
 			free(outs[r].windows);
 	}
 	rt_tracemark_close();
+	ret = outs[cfg.common.repeat - 1].interrupted;
+	if (ret)
+		exit(128 + ret);	/* threads may still run: no freeing under them */
 	numa_free_cpumask(cfg.cpus);
 	free(outs);
 	free(rows);

@@ -3,6 +3,8 @@
 #define MIGRATE_H
 
 #include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,6 +49,7 @@ struct mig_thread {
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
 	int64_t win_start, win_end;	/* around its two counter readings */
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
+	atomic_bool finished;		/* its end counters are read */
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
 };
@@ -60,6 +63,8 @@ struct mig_run {
 	pthread_barrier_t start;
 	struct mig_thread *threads;
 	struct rt_tracer *tracer;	/* --trace: recording the run, or NULL */
+	sem_t done;			/* posted by each thread as it ends */
+	const volatile sig_atomic_t *interrupted;	/* set by a signal handler: stop */
 	void *mode_data;
 	atomic_bool stop;		/* set by the main thread: leave at the next step */
 	int64_t start_ns;		/* the start barrier released */

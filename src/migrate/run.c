@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "migrate.h"
 #include "run.h"
 #include "rt_clock.h"
@@ -28,6 +29,8 @@
 
 /* Time allowed past the expected end before the watchdog calls a thread stuck. */
 #define WATCHDOG_GRACE_NS (5 * RT_NSEC_PER_SEC)
+/* After a signal, how long the threads get to stop. */
+#define SIGNAL_GRACE_NS (RT_NSEC_PER_SEC / 2)
 
 /* Count a migration the thread can see itself, for kernels without /proc/.../sched. */
 static void note_cpu(struct mig_thread *t)
@@ -163,6 +166,8 @@ static void *thread_main(void *arg)
 		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
 	t->win_end = rt_now_ns(CLOCK_MONOTONIC);
 out:
+	atomic_store(&t->finished, true);
+	sem_post(&run->done);
 	return NULL;
 }
 
@@ -180,6 +185,8 @@ static int alloc_run(struct mig_run *run)
 		if (ret)
 			return ret;
 	}
+	if (sem_init(&run->done, 0, 0))
+		return -errno;
 	/* the benchmark threads and the main thread */
 	ret = rt_barrier_init(&run->ready, (unsigned int)cfg->nr_threads + 1);
 	if (!ret)
@@ -223,26 +230,69 @@ static int start_threads(struct mig_run *run, int *started, char *err, size_t le
 	return ret;
 }
 
-/*
- * Wait for every thread until @deadline_ns. Without periodic wake-ups: the
- * main thread runs above the benchmark threads, and waking during the run
- * would preempt one of them and show up in the table.
- */
-static int join_threads(struct mig_run *run, int started, int64_t deadline_ns, int *stuck)
+static bool signalled(const struct mig_run *run)
 {
-	struct timespec ts = rt_ns_to_ts(deadline_ns);
-	int i, ret, res = 0;
+	return run->interrupted && *run->interrupted;
+}
 
-	for (i = 0; i < started; i++) {
-		ret = pthread_clockjoin_np(run->threads[i].thread, NULL, CLOCK_MONOTONIC, &ts);
-		if (ret == ETIMEDOUT) {
-			*stuck = i;
-			return -ETIMEDOUT;
-		}
-		if (ret && !res)
-			res = -ret;
+/*
+ * Sleep through the run (contention), then wait for the threads to end,
+ * until @deadline. Without periodic wake-ups: the main thread runs above
+ * the benchmark threads, and waking during the run would preempt one of
+ * them and show up in the table. A signal ends the sleep and the wait
+ * (no SA_RESTART): the run is stopped and the threads get SIGNAL_GRACE_NS.
+ *
+ * Returns 0 when every thread ended (or, after a signal, once the grace is
+ * over), -ETIMEDOUT when the deadline passed first.
+ */
+static int wait_threads(struct mig_run *run, int started, int64_t deadline,
+			struct mig_outcome *out)
+{
+	const struct mig_cfg *cfg = run->cfg;
+	struct timespec ts;
+	int finished = 0;
+
+	if (cfg->duration_ns) {
+		while (rt_sleep_until_intr(run->start_ns + cfg->duration_ns) == -EINTR &&
+		       !signalled(run))
+			;
+		atomic_store(&run->stop, true);
 	}
-	return res;
+	for (;;) {
+		if (signalled(run) && !out->interrupted) {
+			int64_t grace = rt_now_ns(CLOCK_MONOTONIC) + SIGNAL_GRACE_NS;
+
+			out->interrupted = *run->interrupted;
+			atomic_store(&run->stop, true);
+			deadline = grace < deadline ? grace : deadline;
+		}
+		if (finished == started)
+			return 0;
+		ts = rt_ns_to_ts(deadline);
+		if (!sem_clockwait(&run->done, CLOCK_MONOTONIC, &ts))
+			finished++;
+		else if (errno == ETIMEDOUT)
+			return out->interrupted ? 0 : -ETIMEDOUT;
+		else if (errno != EINTR)
+			return -errno;
+	}
+}
+
+/* The end counters of threads still running after a signal's grace, read by main. */
+static void read_unfinished(struct mig_run *run, struct mig_outcome *out)
+{
+	int i;
+
+	for (i = 0; i < run->cfg->nr_threads; i++) {
+		struct mig_thread *t = &run->threads[i];
+
+		if (atomic_load(&t->finished))
+			continue;
+		out->unfinished++;
+		t->end_ns = t->win_end = rt_now_ns(CLOCK_MONOTONIC);
+		if (rt_procstat_read(run->proc_root, t->tid, &t->end))
+			t->end = t->start;
+	}
 }
 
 static void free_run(struct mig_run *run)
@@ -255,6 +305,7 @@ static void free_run(struct mig_run *run)
 		for (i = 0; i < run->cfg->nr_locks; i++)
 			rt_mutex_destroy(&run->locks[i]);
 	}
+	sem_destroy(&run->done);
 	free(run->locks);
 	free(run->threads);
 	run->locks = NULL;
@@ -322,17 +373,22 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 {
 	const struct mig_cfg *cfg = run->cfg;
 	int started = 0, i, ret;
+	sigset_t old_mask;
 	int64_t deadline;
 
 	out->stuck = -1;
 	out->denied = false;
+	out->interrupted = 0;
+	out->unfinished = 0;
 	ret = alloc_run(run);
 	if (ret) {
 		snprintf(err, len, "setting up locks and barriers: %s", strerror(-ret));
 		free_run(run);
 		return ret;
 	}
+	cli_signals_block(&old_mask);
 	ret = start_threads(run, &started, err, len);
+	cli_signals_restore(&old_mask);
 	if (ret) {
 		/*
 		 * Threads already created wait on the start barrier, which cannot
@@ -363,16 +419,15 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	out->start_ns = run->start_ns;
 
 	deadline = run->start_ns + cfg->mode->worst_case_ns(cfg) + WATCHDOG_GRACE_NS;
-	if (cfg->duration_ns) {
-		rt_sleep_until(run->start_ns + cfg->duration_ns);
-		atomic_store(&run->stop, true);
-	}
-	ret = join_threads(run, started, deadline, &out->stuck);
+	ret = wait_threads(run, started, deadline, out);
 	if (run->tracer)
 		rt_tracer_stop(run->tracer);
 	if (ret == -ETIMEDOUT) {
-		const struct mig_thread *t = &run->threads[out->stuck];
+		const struct mig_thread *t = run->threads;
 
+		while (atomic_load(&t->finished))
+			t++;
+		out->stuck = t->id;
 		atomic_store(&run->stop, true);
 		snprintf(err, len,
 			 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
@@ -383,19 +438,25 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 		return ret;
 	}
 	if (ret) {
-		snprintf(err, len, "joining threads: %s", strerror(-ret));
+		snprintf(err, len, "waiting for the threads: %s", strerror(-ret));
 		return ret;
 	}
+	if (out->interrupted)
+		read_unfinished(run, out);
 	for (i = 0; i < cfg->nr_threads; i++) {
 		const struct mig_thread *t = &run->threads[i];
 
 		if (t->err) {
 			snprintf(err, len, "thread %d: %s: %s", i, t->err_what, strerror(-t->err));
-			free_run(run);
 			return t->err;
 		}
 	}
 	collect(run, rows, out);
-	free_run(run);
+	/* threads still running use the run's memory until the process exits */
+	if (!out->unfinished) {
+		for (i = 0; i < started; i++)
+			pthread_join(run->threads[i].thread, NULL);
+		free_run(run);
+	}
 	return 0;
 }

@@ -19,6 +19,8 @@ struct mig_outcome {
 	int stuck;			/* the thread the watchdog gave up on, or -1 */
 	int mlock_err;			/* errno of mlockall(), 0 when memory is locked */
 	bool denied;			/* creating a SCHED_FIFO thread was refused (EPERM) */
+	int interrupted;		/* the signal that stopped the run, or 0 */
+	int unfinished;			/* threads that did not stop in time after it */
 };
 
 int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *out, char *err,

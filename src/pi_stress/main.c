@@ -412,7 +412,7 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 
 static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int argc, char **argv,
 		       const struct rt_row *rows, const struct group_result *res, int rc,
-		       const struct cli_trace_run *traces)
+		       bool passed, const struct cli_trace_run *traces)
 {
 	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
@@ -493,7 +493,8 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	rt_json_bool(j, "pass", rc == EXIT_RAN);
+	rt_json_bool(j, "pass", passed);
+	rt_json_bool(j, "partial", rc > 128);
 	free(v);
 	cli_result_commit(out, rc);
 }
@@ -534,11 +535,13 @@ int main(int argc, char **argv)
 	struct pis_run run;
 	struct rt_work work;
 	char err[512];
-	int prio, ret, g, r, i;
+	int prio, ret, g, r, i, interrupted = 0;
+	bool passed;
 	struct bitmask *one;
 
 	cli_init("pi_stress");
 	parse_options(argc, argv, &cfg);
+	cli_signals_install();
 	if (cfg.common.json)
 		cli_result_open(&out, cfg.common.json);
 	if (cfg.common.trace_out)
@@ -611,14 +614,25 @@ int main(int argc, char **argv)
 			cli_trace_analyse(&tracer, &traces[i], threads,
 					  (size_t)cfg.nr_groups * PIS_ROLES, i);
 		pis_free(&run);
+		if (run.interrupted) {
+			interrupted = run.interrupted;
+			cfg.common.repeat = i + 1;
+			break;
+		}
 	}
-	ret = print_results(&cfg, rows, res, have_sched) ? EXIT_RAN : EXIT_CHECK;
+	passed = print_results(&cfg, rows, res, have_sched);
+	ret = passed ? EXIT_RAN : EXIT_CHECK;
+	if (interrupted) {
+		printf("\nPARTIAL: %s stopped run %d; the figures cover it up to then\n",
+		       cli_signal_name(interrupted), cfg.common.repeat);
+		ret = 128 + interrupted;
+	}
 	if (traces)
 		cli_trace_print(traces, (size_t)cfg.common.repeat);
 	cli_trace_out_close();
 	if (fflush(stdout))
 		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
-	write_json(&out, &cfg, argc, argv, rows, res, ret, traces);
+	write_json(&out, &cfg, argc, argv, rows, res, ret, passed, traces);
 	for (i = 0; traces && i < cfg.common.repeat; i++)
 		cli_trace_free(&traces[i]);
 	free(traces);

@@ -90,6 +90,7 @@ struct pis_run {
 	bool mlocked;
 	int mlock_err;
 	bool denied;			/* creating a SCHED_FIFO thread was refused */
+	int interrupted;		/* the signal that stopped the run, or 0 */
 };
 
 int pis_group_cpu(const struct pis_cfg *cfg, int group);

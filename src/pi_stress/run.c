@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cli.h"
 #include "pi_stress.h"
 #include "rt_clock.h"
 #include "rt_sched.h"
@@ -96,6 +97,7 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 {
 	const struct pis_cfg *cfg = run->cfg;
 	pthread_attr_t attr;
+	sigset_t old_mask;
 	int g, r, ret;
 
 	run->groups = calloc((size_t)cfg->nr_groups, sizeof(*run->groups));
@@ -115,6 +117,8 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 	ret = -pthread_attr_init(&attr);
 	if (!ret)
 		ret = -pthread_attr_setstacksize(&attr, THREAD_STACK);
+	/* signals are for the coordinator: the groups' threads never take them */
+	cli_signals_block(&old_mask);
 	for (g = 0; !ret && g < cfg->nr_groups; g++) {
 		for (r = 0; !ret && r < PIS_ROLES; r++) {
 			struct pis_thread *t = &run->groups[g].threads[r];
@@ -129,6 +133,7 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 			}
 		}
 	}
+	cli_signals_restore(&old_mask);
 	pthread_attr_destroy(&attr);
 	if (ret)
 		return ret;	/* the threads started wait on the barrier until exit */
@@ -243,8 +248,12 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 		deadline = run->start_ns + cfg->duration_ns;
 
 	for (next = run->start_ns + period;; next += period) {
-		rt_sleep_until(next < deadline ? next : deadline);
+		rt_sleep_until_intr(next < deadline ? next : deadline);
 		now = rt_now_ns(CLOCK_MONOTONIC);
+		if (cli_interrupted && !run->interrupted) {
+			run->interrupted = cli_interrupted;
+			atomic_store(&run->stop, true);
+		}
 		all_done = true;
 		for (g = 0; g < cfg->nr_groups; g++) {
 			struct pis_group *grp = &run->groups[g];
@@ -263,6 +272,7 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 		}
 		if (now >= deadline)
 			atomic_store(&run->stop, true);
+		/* a stalled group or a signal: nobody waits for the rest of the period */
 		if (all_done || atomic_load(&run->stop))
 			break;
 	}
