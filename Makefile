@@ -9,6 +9,7 @@
 #
 # CFLAGS from the command line or the environment are kept; V=1 shows commands.
 
+SHELL := /bin/bash
 VERSION := 0.1.0
 
 prefix ?= /usr/local
@@ -53,7 +54,17 @@ PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROGRAMS := migrate pi_stress
 
-.PHONY: all deps check-deps run check bench install uninstall clean static-check
+FUZZERS := opts cpus procstat schedan hist
+FUZZ_REPLAY := $(patsubst %,tests/fuzz/replay_%,$(FUZZERS))
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_CORPUS ?= /tmp/rtsched-fuzz-corpus
+
+SAN_CC ?= clang
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
+	check-asan check-tsan analyze
 all: check-deps $(PROGRAMS)
 
 # Stop early, naming the package to install, when pkg-config cannot find a dependency.
@@ -86,6 +97,32 @@ tests/unit/test_%: tests/unit/test_%.c $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# The fuzz harnesses as plain programs over the kept inputs (make check), and
+# with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer (make fuzz).
+tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	@$(if $(Q),echo "  CC      $@";)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(LDLIBS)
+
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/lib/*.c)
+	@$(if $(Q),echo "  FUZZ    $@";)
+	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-std=gnu11 -D_GNU_SOURCE -Isrc/lib -Itests/fuzz -DRT_VERSION='"$(VERSION)"' \
+		$(DEP_CFLAGS) -o $@ $< $(wildcard src/lib/*.c) $(DEP_LIBS) -lm
+
+# Each harness for FUZZ_SECONDS, from its seeds and kept inputs; a crash
+# leaves its input in tests/fuzz/ as crash-*: fix it, then keep the input
+# in tests/fuzz/regressions/NAME/.
+fuzz: check-deps
+	$(Q)for f in $(FUZZERS); do \
+		$(MAKE) --no-print-directory tests/fuzz/fuzz_$$f || exit 1; \
+		mkdir -p $(FUZZ_CORPUS)/$$f; \
+		echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
+		tests/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=tests/fuzz/ $(FUZZ_CORPUS)/$$f tests/fuzz/seeds/$$f \
+			$$(ls -d tests/fuzz/regressions/$$f 2>/dev/null) 2>&1 | grep -E '^stat::number_of_executed_units|^==|ERROR|SUMMARY' ; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	done
+
 tests/bench/bench: tests/bench/bench.c $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -96,12 +133,43 @@ run: deps
 	./migrate
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_TESTS)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_TESTS) $(FUZZ_REPLAY)
 	$(Q)tests/run
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all tests/bench/bench
 	$(Q)tests/bench/bench ./migrate ./pi_stress
+
+# make check again with the sanitizers: AddressSanitizer with
+# UndefinedBehaviorSanitizer, then ThreadSanitizer (the benchmarks are
+# threaded). Each rebuilds from clean and cleans after itself.
+check-asan: deps
+	$(Q)$(MAKE) --no-print-directory clean
+	$(Q)ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(MAKE) --no-print-directory check CC=$(SAN_CC) \
+		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
+	$(Q)$(MAKE) --no-print-directory clean
+
+check-tsan: deps
+	$(Q)$(MAKE) --no-print-directory clean
+	$(Q)TSAN_OPTIONS=halt_on_error=1 $(MAKE) --no-print-directory check CC=$(SAN_CC) \
+		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" LDFLAGS="-fsanitize=thread"
+	$(Q)$(MAKE) --no-print-directory clean
+
+# Static analysis: cppcheck, and GCC's -fanalyzer over every source.
+analyze: check-deps
+	cppcheck --quiet --error-exitcode=1 --inline-suppr --enable=warning,performance,portability \
+		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli \
+		--suppress=missingIncludeSystem src tests/unit tests/bench tests/fuzz
+	$(Q)for f in src/*/*.c; do \
+		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli \
+			-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -O1 -c -o /dev/null $$f || exit 1; \
+	done; echo "analyze: cppcheck and gcc -fanalyzer found nothing"
+
+# Every mode many times back to back (as root): see scripts/soak.
+soak: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/soak
 
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man8
@@ -114,7 +182,8 @@ uninstall:
 
 clean:
 	rm -f $(PROGRAMS) $(LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \
-		tests/bench/bench tests/bench/*.d
+		tests/bench/bench tests/bench/*.d tests/fuzz/replay_* tests/fuzz/fuzz_? tests/fuzz/*.d \
+		$(patsubst %,tests/fuzz/fuzz_%,$(FUZZERS))
 	rm -rf tests/out
 
--include $(wildcard src/*/*.d tests/unit/*.d tests/bench/*.d)
+-include $(wildcard src/*/*.d tests/unit/*.d tests/bench/*.d tests/fuzz/*.d)

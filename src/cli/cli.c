@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_env.h"
 #include "rt_sched.h"
 
 static const char *prog = "rtsched";
@@ -312,6 +313,56 @@ void cli_no_rt_privilege(int prio, int err)
 		"CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep %s), or raise RLIMIT_RTPRIO "
 		"to %d (now %ld; ulimit -r, limits.conf rtprio)",
 		prio, strerror(-err), prog, prio, priv.rlimit_rtprio);
+}
+
+/**
+ * cli_env_check - exit 4 when RT threads could never run: sched_rt_runtime_us 0
+ */
+void cli_env_check(void)
+{
+	struct rt_throttle thr;
+
+	if (!rt_sched_throttle(&thr) && thr.runtime_us == 0)
+		cli_die(EXIT_MISSING,
+			"kernel.sched_rt_runtime_us is 0: RT threads would never run here; "
+			"sysctl -w kernel.sched_rt_runtime_us=950000 (or -1) to give them time");
+}
+
+/**
+ * cli_env_notes - what makes the numbers doubtful on @cpus, one sentence each
+ *
+ * Returns how many notes were written.
+ */
+int cli_env_notes(const struct bitmask *cpus, char notes[CLI_NOTES][CLI_NOTE_LEN])
+{
+	struct rt_throttle thr;
+	struct rt_env env;
+	int n = 0;
+
+	rt_env_read(&env, cpus, "/sys");
+	if (!rt_sched_throttle(&thr) && thr.runtime_us > 0 && thr.runtime_us < thr.period_us)
+		snprintf(notes[n++], CLI_NOTE_LEN,
+			 "RT throttling idles a CPU kept busy by RT threads for %ld us of every %ld "
+			 "us (sysctl kernel.sched_rt_runtime_us=-1 turns it off)",
+			 thr.period_us - thr.runtime_us, thr.period_us);
+	if (env.fair_runtime_ns > 0 && env.fair_period_ns > 0)
+		snprintf(notes[n++], CLI_NOTE_LEN,
+			 "the fair server runs other tasks above RT ones for up to %.1f ms of every "
+			 "%.1f ms when they starve",
+			 (double)env.fair_runtime_ns / 1e6, (double)env.fair_period_ns / 1e6);
+	if (env.isolated[0])
+		snprintf(notes[n++], CLI_NOTE_LEN,
+			 "CPUs %s are isolated: the scheduler does not balance them, threads move "
+			 "between them only when woken",
+			 env.isolated);
+	if (env.offline[0])
+		snprintf(notes[n++], CLI_NOTE_LEN, "CPUs %s are offline", env.offline);
+	if (env.governor[0] && strcmp(env.governor, "performance"))
+		snprintf(notes[n++], CLI_NOTE_LEN,
+			 "the cpufreq governor is %s, not performance: the CPUs' speed varies (holds "
+			 "are CPU time and stay right; iterations vary)",
+			 env.governor);
+	return n;
 }
 
 /**

@@ -73,6 +73,12 @@ void cli_extra_args(int argc, char **argv);
 void cli_no_rt_privilege(int prio, int err) __attribute__((noreturn));
 void cli_print_kernel(FILE *out);
 
+/* The environment's notes: RT throttling, the fair server, isolated CPUs... */
+#define CLI_NOTES 8
+#define CLI_NOTE_LEN 512
+int cli_env_notes(const struct bitmask *cpus, char notes[CLI_NOTES][CLI_NOTE_LEN]);
+void cli_env_check(void);
+
 /*
  * SIGINT, SIGTERM, SIGHUP: the first asks the run to stop (the program
  * then prints what it has, marked partial, and exits 128 + the signal); a

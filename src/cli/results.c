@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "results.h"
+#include "rt_env.h"
 #include "rt_sched.h"
 #include "rt_stats.h"
 
@@ -63,6 +64,32 @@ static void iso_time(char *buf, size_t len, time_t t)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static void json_environment(struct rt_json *j, const struct bitmask *cpus)
+{
+	char notes[CLI_NOTES][CLI_NOTE_LEN];
+	struct rt_env env;
+	int i, n;
+
+	rt_env_read(&env, cpus, "/sys");
+	rt_json_object(j, "environment");
+	if (env.fair_runtime_ns < 0) {
+		rt_json_null(j, "fair_server_runtime_ns");
+		rt_json_null(j, "fair_server_period_ns");
+	} else {
+		rt_json_int(j, "fair_server_runtime_ns", env.fair_runtime_ns);
+		rt_json_int(j, "fair_server_period_ns", env.fair_period_ns);
+	}
+	rt_json_str(j, "isolated", env.isolated);
+	rt_json_str(j, "offline", env.offline);
+	rt_json_str(j, "governor", env.governor[0] ? env.governor : NULL);
+	rt_json_array(j, "notes");
+	n = cli_env_notes(cpus, notes);
+	for (i = 0; i < n; i++)
+		rt_json_str(j, NULL, notes[i]);
+	rt_json_end(j);
+	rt_json_end(j);
+}
+
 static void json_system(struct rt_json *j, const struct bitmask *cpus)
 {
 	struct rt_throttle thr;
@@ -100,6 +127,7 @@ static void json_system(struct rt_json *j, const struct bitmask *cpus)
 	}
 	rt_sched_preempt_model(buf, sizeof(buf));
 	rt_json_str(j, "preempt_model", buf);
+	json_environment(j, cpus);
 	if (rt_sched_realtime() < 0)
 		rt_json_null(j, "realtime");
 	else

@@ -157,6 +157,15 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 		    PRIO_MAX - cfg->nr_threads);
 }
 
+static void print_notes(const struct bitmask *cpus)
+{
+	char notes[CLI_NOTES][CLI_NOTE_LEN];
+	int i, n = cli_env_notes(cpus, notes);
+
+	for (i = 0; i < n; i++)
+		printf("note: %s\n", notes[i]);
+}
+
 static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 {
 	char cpus[256], unit[32], dur[32];
@@ -177,6 +186,7 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 		       (unsigned long long)work->loops_per_unit, (long long)cfg->loops);
 	}
 	cli_print_kernel(stdout);
+	print_notes(cfg->cpus);
 	printf("\n");
 	fflush(stdout);
 }
@@ -326,6 +336,7 @@ int main(int argc, char **argv)
 	cli_init("migrate");
 	parse_options(argc, argv, &cfg);
 	cli_signals_install();
+	cli_env_check();
 	run.interrupted = &cli_interrupted;
 	if (cfg.common.json)
 		cli_result_open(&res, cfg.common.json);

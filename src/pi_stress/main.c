@@ -191,9 +191,8 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 
 static void print_header(const struct pis_cfg *cfg)
 {
-	char wd[32], dur[32], hold[32], bound[32];
-	struct rt_throttle thr;
-	int g;
+	char wd[32], dur[32], hold[32], bound[32], notes[CLI_NOTES][CLI_NOTE_LEN];
+	int g, n;
 
 	rt_format_duration(wd, sizeof(wd), cfg->watchdog_ns);
 	rt_format_duration(hold, sizeof(hold), cfg->hold_ns);
@@ -216,11 +215,9 @@ static void print_header(const struct pis_cfg *cfg)
 	printf("\nlow holds %s once boosted; high waits over %s are %s\n", hold, bound,
 	       cfg->enforce_bound ? "failures" : "reported");
 	cli_print_kernel(stdout);
-	if (!rt_sched_throttle(&thr) && thr.runtime_us >= 0 && thr.runtime_us < thr.period_us)
-		printf("note: RT throttling idles a CPU kept busy by RT threads for %ld us of "
-		       "every %ld us; the waits will show it (sysctl "
-		       "kernel.sched_rt_runtime_us=-1 turns it off)\n",
-		       thr.period_us - thr.runtime_us, thr.period_us);
+	n = cli_env_notes(cfg->cpus, notes);
+	for (g = 0; g < n; g++)
+		printf("note: %s\n", notes[g]);
 	printf("\n");
 	fflush(stdout);
 }
@@ -416,12 +413,13 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 {
 	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
-	double *v = calloc((size_t)cfg->common.repeat, sizeof(*v));
 	char cpus[256];
+	double *v;
 	int r, g;
 
 	if (!j)
 		return;
+	v = calloc((size_t)cfg->common.repeat, sizeof(*v));
 	if (!v)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
@@ -542,6 +540,7 @@ int main(int argc, char **argv)
 	cli_init("pi_stress");
 	parse_options(argc, argv, &cfg);
 	cli_signals_install();
+	cli_env_check();
 	if (cfg.common.json)
 		cli_result_open(&out, cfg.common.json);
 	if (cfg.common.trace_out)
