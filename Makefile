@@ -145,7 +145,10 @@ bench: deps
 # threaded). Each rebuilds from clean and cleans after itself.
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory clean
-	$(Q)ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	$(Q)install -m 644 tests/lsan.supp /tmp/rtsched-lsan.supp	# readable by the tests' other users
+	$(Q)ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0 \
+		UBSAN_OPTIONS=print_stacktrace=1 \
+		LSAN_OPTIONS=suppressions=/tmp/rtsched-lsan.supp \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
 	$(Q)$(MAKE) --no-print-directory clean

@@ -18,16 +18,62 @@
 static const char *prog = "rtsched";
 
 volatile sig_atomic_t cli_interrupted;
+volatile sig_atomic_t cli_exit_now;
 static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
 
+/*
+ * A second signal exits at once, removing the trace instance first; when
+ * the instance is busy (its buffers being read), it asks the main thread
+ * to exit instead, which it does at its next wake-up, and its exit
+ * handlers remove the instance.
+ */
 static void on_signal(int sig)
 {
 	if (cli_interrupted) {
-		if (cleanup_dir)
-			rmdir(cleanup_dir);
-		_exit(128 + cli_interrupted);
+		if (!cleanup_dir || !rmdir(cleanup_dir))
+			_exit(128 + cli_interrupted);
+		cli_exit_now = 1;
+		return;
 	}
 	cli_interrupted = sig;
+}
+
+static void (*cleanups[8])(void);
+static int nr_cleanups;
+
+/**
+ * cli_cleanup_add - run @fn at exit, by exit() or cli_exit_running()
+ */
+void cli_cleanup_add(void (*fn)(void))
+{
+	if (nr_cleanups < (int)(sizeof(cleanups) / sizeof(cleanups[0])))
+		cleanups[nr_cleanups++] = fn;
+	atexit(fn);
+}
+
+/**
+ * cli_exit_running - exit while benchmark threads may still run
+ *
+ * Our cleanups (the trace instance, temporary files) run, newest first,
+ * then _exit(): not the C library's and the sanitizers' exit handlers,
+ * which can wait forever for SCHED_FIFO threads that keep the CPUs.
+ */
+void cli_exit_running(int code)
+{
+	fflush(stdout);
+	fflush(stderr);
+	while (nr_cleanups)
+		cleanups[--nr_cleanups]();
+	_exit(code);
+}
+
+/**
+ * cli_exit_if_asked - exit now when a second signal asked for it
+ */
+void cli_exit_if_asked(void)
+{
+	if (cli_exit_now)
+		cli_exit_running(128 + cli_interrupted);
 }
 
 /**

@@ -85,7 +85,10 @@ void cli_env_check(void);
  * second exits at once, removing the trace instance if there is one.
  */
 #include <signal.h>
-extern volatile sig_atomic_t cli_interrupted;
+extern volatile sig_atomic_t cli_interrupted, cli_exit_now;
+void cli_exit_if_asked(void);
+void cli_exit_running(int code) __attribute__((noreturn));
+void cli_cleanup_add(void (*fn)(void));
 void cli_signals_install(void);
 void cli_signals_block(sigset_t *old);
 void cli_signals_restore(const sigset_t *old);

@@ -44,7 +44,7 @@ void cli_result_open(struct cli_result *r, const char *path)
 			strerror(errno));
 	if (r->tmp[0]) {
 		pending_tmp = r->tmp;
-		atexit(remove_pending);
+		cli_cleanup_add(remove_pending);
 	} else {
 		/* --json -: the document has standard output, the text goes to stderr */
 		int fd = dup(STDOUT_FILENO);

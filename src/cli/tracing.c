@@ -36,10 +36,13 @@ static void close_tracer(void)
 void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
 {
 	char name[64], err[512];
+	sigset_t old;
 	int ret;
 
 	rt_tracer_sweep("rtsched-");
 	snprintf(name, sizeof(name), "rtsched-%d", (int)getpid());
+	/* a signal now would find an instance not yet known to the cleanups */
+	cli_signals_block(&old);
 	ret = rt_tracer_open(t, name, buffer_kb, err, sizeof(err));
 	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM)
 		cli_die(EXIT_MISSING, "--trace: %s", err);
@@ -48,7 +51,8 @@ void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
 	open_tracer = t;
 	instance_dir = rt_tracer_dir(t);
 	cli_signals_cleanup_dir(instance_dir);
-	atexit(close_tracer);
+	cli_cleanup_add(close_tracer);
+	cli_signals_restore(&old);
 }
 
 /* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
@@ -93,6 +97,7 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
 	t->n = 0;
 	memset(t->count, 0, sizeof(t->count));
 	ret = rt_tracer_read(t);
+	cli_exit_if_asked();
 	if (ret)
 		cli_die(EXIT_SYSCALL, "--trace: reading the events: %s", strerror(-ret));
 	run->tasks = calloc(n, sizeof(*run->tasks));
@@ -259,7 +264,7 @@ void cli_trace_out_open(const char *path)
 	if (!strcmp(path, "-") || !*path)
 		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
 	f = rt_json_file_open(path, trace_out.tmp, sizeof(trace_out.tmp));
-	atexit(remove_trace_out);
+	cli_cleanup_add(remove_trace_out);
 
 	if (!f && errno == EEXIST)
 		cli_die(EXIT_USAGE, "invalid --trace-out '%s': the file exists; choose another name",

@@ -5,6 +5,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +47,23 @@ static const char *const fields[RT_SEV_TYPES][7] = {
 int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char *err, size_t len)
 {
 	static const char *const systems[] = { "sched", NULL };
+	char path[PATH_MAX];
+	const char *dir;
 	int i, f;
 
 	memset(t, 0, sizeof(*t));
-	if (!tracefs_tracing_dir()) {
+	dir = tracefs_tracing_dir();
+	if (!dir) {
 		snprintf(err, len, "tracefs is not mounted at /sys/kernel/tracing and could not be "
 			 "mounted (mount -t tracefs nodev /sys/kernel/tracing as root)");
 		return -ENOENT;
+	}
+	/* asked first: libtracefs leaks a little on a refused creation */
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	if (access(path, W_OK)) {
+		snprintf(err, len, "cannot create a trace instance in %s: %s (tracefs needs root)",
+			 path, strerror(errno));
+		return -EACCES;
 	}
 	errno = 0;
 	t->instance = tracefs_instance_create(name);
@@ -374,33 +386,44 @@ void rt_tracer_close(struct rt_tracer *t)
 	t->n = t->cap = t->ncomms = t->comms_cap = 0;
 }
 
+struct sweep {
+	const char *prefix;
+	int removed;
+};
+
+static int sweep_one(const char *name, void *ctx)
+{
+	struct sweep *sw = ctx;
+	size_t len = strlen(sw->prefix);
+	struct tracefs_instance *inst;
+	char *end;
+	long pid;
+
+	if (strncmp(name, sw->prefix, len) || !isdigit((unsigned char)name[len]))
+		return 0;
+	pid = strtol(name + len, &end, 10);
+	if (*end || pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (inst && !tracefs_instance_destroy(inst))
+		sw->removed++;
+	tracefs_instance_free(inst);
+	return 0;
+}
+
 /**
  * rt_tracer_sweep - remove instances "@prefix<pid>" whose process is gone
  *
  * A benchmark killed with SIGKILL cannot remove its instance; the next one
- * does.
+ * does. (tracefs_instances_walk() rather than tracefs_instances(), whose
+ * compiled regular expression libtracefs 1.6 never frees.)
  *
  * Returns how many were removed.
  */
 int rt_tracer_sweep(const char *prefix)
 {
-	char regex[128], **names;
-	int i, removed = 0;
+	struct sweep sw = { prefix, 0 };
 
-	/* tracefs_instances() takes a basic regular expression: no "+" */
-	snprintf(regex, sizeof(regex), "^%s[0-9][0-9]*$", prefix);
-	names = tracefs_instances(regex);
-	for (i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen(prefix), NULL, 10);
-		struct tracefs_instance *inst;
-
-		if (pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH) {
-			inst = tracefs_instance_alloc(NULL, names[i]);
-			if (inst && !tracefs_instance_destroy(inst))
-				removed++;
-			tracefs_instance_free(inst);
-		}
-	}
-	tracefs_list_free(names);
-	return removed;
+	tracefs_instances_walk(sweep_one, &sw);
+	return sw.removed;
 }

@@ -327,7 +327,7 @@ int main(int argc, char **argv)
 	struct mig_run run = { .cfg = &cfg, .proc_root = "/proc" };
 	struct cli_trace_run *traces = NULL;
 	struct cli_result res = { 0 };
-	struct rt_tracer tracer;
+	static struct rt_tracer tracer;	/* closed at exit, after main returns */
 	struct mig_outcome *outs;
 	char err[512];
 	struct rt_row *rows;
@@ -415,8 +415,10 @@ int main(int argc, char **argv)
 	}
 	rt_tracemark_close();
 	ret = outs[cfg.common.repeat - 1].interrupted;
+	if (ret && outs[cfg.common.repeat - 1].unfinished)
+		cli_exit_running(128 + ret);	/* threads still run: nothing freed under them */
 	if (ret)
-		exit(128 + ret);	/* threads may still run: no freeing under them */
+		exit(128 + ret);
 	numa_free_cpumask(cfg.cpus);
 	free(outs);
 	free(rows);

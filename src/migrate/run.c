@@ -259,6 +259,7 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 		atomic_store(&run->stop, true);
 	}
 	for (;;) {
+		cli_exit_if_asked();
 		if (signalled(run) && !out->interrupted) {
 			int64_t grace = rt_now_ns(CLOCK_MONOTONIC) + SIGNAL_GRACE_NS;
 

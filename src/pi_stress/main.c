@@ -527,7 +527,7 @@ int main(int argc, char **argv)
 	struct cli_trace_run *traces = NULL;
 	struct group_result *res;
 	struct cli_result out = { 0 };
-	struct rt_tracer tracer;
+	static struct rt_tracer tracer;	/* closed at exit, after main returns */
 	struct rt_row *rows;
 	bool have_sched = true;
 	struct pis_run run;

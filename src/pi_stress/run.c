@@ -249,6 +249,7 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 
 	for (next = run->start_ns + period;; next += period) {
 		rt_sleep_until_intr(next < deadline ? next : deadline);
+		cli_exit_if_asked();
 		now = rt_now_ns(CLOCK_MONOTONIC);
 		if (cli_interrupted && !run->interrupted) {
 			run->interrupted = cli_interrupted;
