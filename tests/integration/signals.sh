@@ -7,12 +7,24 @@ require_rt
 PY=/usr/bin/python3
 instances() { ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^rtsched-'; }
 
-# signal_run SIGNAL DELAY CMD...: start CMD, send SIGNAL after DELAY s, wait (bounded)
+# running PID: wait (at most 20 s) until the run has started: its header is out
+running() {
+	local i
+	for i in $(seq 200); do
+		grep -q '^kernel ' "$TMP/out" 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# signal_run SIGNAL DELAY CMD...: start CMD, send SIGNAL DELAY s into the run, wait (bounded)
 signal_run() {
 	local sig=$1 delay=$2
 	shift 2
 	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
 	local pid=$!
+	running "$pid"
 	sleep "$delay"
 	kill -s "$sig" "$pid"
 	# the run would last far longer: a prompt stop ends well before this bound
@@ -34,20 +46,21 @@ check "  no temporary file is left" test -z "$(ls "$TMP" | grep '\.tmp\.')"
 check "  the trace instance is gone" test "$(instances)" -eq 0
 
 for m in lockstep paired; do
-	signal_run TERM 0.7 ./migrate -q -m $m -L 100000000 --trace
+	signal_run TERM 0.7 ./migrate -m $m -L 100000000 --trace
 	ok $(( rc == 143 ? 0 : 1 )) "$m, SIGTERM: exit 143 (got $rc)"
 	check "  a partial table" sh -c "grep -q '^PARTIAL: SIGTERM stopped run 1' '$TMP/out'"
 	check "  the trace instance is gone" test "$(instances)" -eq 0
 done
 
-signal_run INT 1 ./migrate -q -d 60 -r 5
+signal_run INT 1 ./migrate -d 60 -r 5
 ok $(( rc == 130 ? 0 : 1 )) "migrate -r 5, SIGINT in the first run: exit 130"
 check "  the table covers the runs done" grep -q 'PARTIAL: SIGINT stopped run 1' "$TMP/out"
 
 # a second SIGINT does not wait for the threads (paired never stops by itself)
-./migrate -q -m paired -L 100000000 --trace >"$TMP/out" 2>&1 &
+./migrate -m paired -L 100000000 --trace >"$TMP/out" 2>&1 &
 pid=$!
-sleep 0.7
+running $pid
+sleep 0.5
 kill -INT $pid
 sleep 0.05	# two signals sent at once would arrive as one
 kill -INT $pid
@@ -58,12 +71,12 @@ ok $(( rc == 130 ? 0 : 1 )) "a second SIGINT: exit 130 at once (got $rc)"
 check "  without a table" test "$(grep -c '^Task' "$TMP/out")" -eq 0
 check "  and the trace instance is gone" test "$(instances)" -eq 0
 
-signal_run INT 1 ./pi_stress -q -d 60 --json "$TMP/p.json"
+signal_run INT 1 ./pi_stress -d 60 --json "$TMP/p.json"
 ok $(( rc == 130 ? 0 : 1 )) "pi_stress, SIGINT: exit 130 (got $rc)"
 check "  the tables and a PARTIAL line" grep -q '^PARTIAL: SIGINT stopped run 1' "$TMP/out"
 check "  the JSON: partial, and still the verdict" $PY -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["partial"] is True and d["return_code"] == 130 and d["pass"] is True else 1)' "$TMP/p.json"
-signal_run TERM 1 ./pi_stress -q -d 60 --no-pi -w 30s
+signal_run TERM 1 ./pi_stress -d 60 --no-pi -w 30s
 ok $(( rc == 143 ? 0 : 1 )) "pi_stress --no-pi, SIGTERM before the watchdog: exit 143"
 check "  the stalled inversion is still reported" grep -q 'an inversion was still unresolved when the run ended' "$TMP/out"
