@@ -388,6 +388,11 @@ int main(int argc, char **argv)
 				  sizeof(err));
 		if (out->denied)
 			cli_no_rt_privilege(main_prio, ret);
+		if (ret == -ETIMEDOUT) {
+			/* stuck threads still hold the CPUs: say so and leave without waiting */
+			fprintf(stderr, "migrate: %s%s\n", cfg.common.repeat > 1 ? "run " : "", err);
+			cli_exit_running(EXIT_SYSCALL);
+		}
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", cfg.common.repeat > 1 ? "run " : "", err);
 		if (out->interrupted)

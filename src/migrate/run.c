@@ -269,8 +269,13 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 		}
 		if (finished == started)
 			return 0;
-		ts = rt_ns_to_ts(deadline);
-		if (!sem_clockwait(&run->done, CLOCK_MONOTONIC, &ts))
+		/*
+		 * sem_timedwait() takes CLOCK_REALTIME; sem_clockwait() would take
+		 * the monotonic deadline as it is, but ThreadSanitizer does not
+		 * know it and then never delivers a signal to this wait.
+		 */
+		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + deadline - rt_now_ns(CLOCK_MONOTONIC));
+		if (!sem_timedwait(&run->done, &ts))
 			finished++;
 		else if (errno == ETIMEDOUT)
 			return out->interrupted ? 0 : -ETIMEDOUT;
@@ -452,12 +457,14 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 			return t->err;
 		}
 	}
-	collect(run, rows, out);
-	/* threads still running use the run's memory until the process exits */
+	/* every thread has posted: joining is immediate, and orders their writes before ours */
 	if (!out->unfinished) {
 		for (i = 0; i < started; i++)
 			pthread_join(run->threads[i].thread, NULL);
-		free_run(run);
 	}
+	collect(run, rows, out);
+	/* threads still running use the run's memory until the process exits */
+	if (!out->unfinished)
+		free_run(run);
 	return 0;
 }

@@ -183,18 +183,22 @@ static bool group_finished(const struct pis_group *g)
 	return true;
 }
 
-/* Wait until every group has finished its pass after a stop, or the grace ends. */
+/*
+ * Wait until every group has finished its pass after a stop, or the grace
+ * ends; then join them (at once: they have ended), which orders their
+ * writes before the coordinator's reads.
+ */
 static int wait_stopped(struct pis_run *run, char *err, size_t len)
 {
 	int64_t deadline = rt_now_ns(CLOCK_MONOTONIC) + run->cfg->watchdog_ns + STOP_GRACE_NS;
-	struct timespec ts = rt_ns_to_ts(deadline);
-	int g, r, ret;
+	int g, r;
 
 	for (g = 0; g < run->cfg->nr_groups; g++) {
-		for (r = 0; r < PIS_ROLES; r++) {
-			ret = pthread_clockjoin_np(run->groups[g].threads[r].thread, NULL,
-						   CLOCK_MONOTONIC, &ts);
-			if (ret == ETIMEDOUT) {
+		while (!group_finished(&run->groups[g])) {
+			if (rt_now_ns(CLOCK_MONOTONIC) > deadline) {
+				for (r = 0; r < PIS_ROLES; r++)
+					if (!atomic_load(&run->groups[g].threads[r].finished))
+						break;
 				snprintf(err, len,
 					 "group %d (CPU %d) did not stop within %.1f s of being told: "
 					 "its %s thread is stuck",
@@ -203,11 +207,10 @@ static int wait_stopped(struct pis_run *run, char *err, size_t len)
 					 r == PIS_LOW ? "low" : r == PIS_MEDIUM ? "medium" : "high");
 				return -ETIMEDOUT;
 			}
-			if (ret) {
-				snprintf(err, len, "joining threads: %s", strerror(ret));
-				return -ret;
-			}
+			rt_sleep_ns(RT_NSEC_PER_MSEC);
 		}
+		for (r = 0; r < PIS_ROLES; r++)
+			pthread_join(run->groups[g].threads[r].thread, NULL);
 	}
 	return 0;
 }
