@@ -6,11 +6,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "results.h"
 #include "rt_clock.h"
+#include "rt_sync.h"
 #include "tracing.h"
 
 #define PF_KTHREAD 0x00200000
@@ -53,6 +55,50 @@ void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
 	cli_signals_cleanup_dir(instance_dir);
 	cli_cleanup_add(close_tracer);
 	cli_signals_restore(&old);
+}
+
+/**
+ * cli_release - lock memory and let the created threads into the run
+ *
+ * Every stack exists now: memory is locked with MCL_CURRENT (MCL_FUTURE
+ * would make later allocations fail under an RLIMIT_MEMLOCK); @mlock_err
+ * gets its errno, 0 when locked. Once every thread has its tid (the ready
+ * barrier) the trace starts for them, then the start barrier opens the run
+ * and @start_ns is its time.
+ *
+ * Returns 0, or a negative errno with @err saying what failed.
+ */
+int cli_release(const struct cli_release *r, int *mlock_err, int64_t *start_ns, char *err,
+		size_t len)
+{
+	pid_t *tids;
+	size_t i;
+	int ret;
+
+	*mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
+	ret = rt_barrier_wait(r->ready);
+	if (!ret && r->tracer) {
+		tids = calloc(r->nr_threads, sizeof(*tids));
+		ret = -ENOMEM;
+		if (tids) {
+			for (i = 0; i < r->nr_threads; i++)
+				tids[i] = r->tid(r->ctx, i);
+			ret = rt_tracer_begin(r->tracer, tids, r->nr_threads);
+		}
+		free(tids);
+		if (ret) {
+			snprintf(err, len, "starting the trace: %s", strerror(-ret));
+			return ret;
+		}
+	}
+	if (!ret)
+		ret = rt_barrier_wait(r->start);
+	if (ret) {
+		snprintf(err, len, "start barrier: %s", strerror(-ret));
+		return ret;
+	}
+	*start_ns = rt_now_ns(CLOCK_MONOTONIC);
+	return 0;
 }
 
 /* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */

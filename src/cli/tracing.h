@@ -6,6 +6,7 @@
 #ifndef RT_CLI_TRACING_H
 #define RT_CLI_TRACING_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "rt_json.h"
@@ -30,6 +31,19 @@ struct cli_trace_run {
 };
 
 void cli_trace_open(struct rt_tracer *t, size_t buffer_kb);
+
+/* How a program releases its created threads into the measured run. */
+struct cli_release {
+	pthread_barrier_t *ready;	/* every thread has its tid */
+	pthread_barrier_t *start;	/* the run begins */
+	struct rt_tracer *tracer;	/* --trace, or NULL */
+	size_t nr_threads;
+	pid_t (*tid)(void *ctx, size_t i);	/* thread i's tid, once ready */
+	void *ctx;
+};
+
+int cli_release(const struct cli_release *r, int *mlock_err, int64_t *start_ns, char *err,
+		size_t len);
 void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
 		       const struct cli_trace_thread *threads, size_t n, int run_index);
 void cli_trace_print(const struct cli_trace_run *runs, size_t nruns);

@@ -347,21 +347,9 @@ static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome
 	}
 }
 
-/* Every thread has its tid (the ready barrier): record their events from now on. */
-static int start_tracing(struct mig_run *run, char *err, size_t len)
+static pid_t tid_of(void *ctx, size_t i)
 {
-	pid_t *tids = calloc((size_t)run->cfg->nr_threads, sizeof(*tids));
-	int i, ret = -ENOMEM;
-
-	if (tids) {
-		for (i = 0; i < run->cfg->nr_threads; i++)
-			tids[i] = run->threads[i].tid;
-		ret = rt_tracer_begin(run->tracer, tids, (size_t)run->cfg->nr_threads);
-	}
-	free(tids);
-	if (ret)
-		snprintf(err, len, "starting the trace: %s", strerror(-ret));
-	return ret;
+	return ((struct mig_run *)ctx)->threads[i].tid;
 }
 
 /**
@@ -378,6 +366,7 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 		size_t len)
 {
 	const struct mig_cfg *cfg = run->cfg;
+	struct cli_release release;
 	int started = 0, i, ret;
 	sigset_t old_mask;
 	int64_t deadline;
@@ -405,23 +394,11 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 		out->denied = ret == -EPERM;
 		return ret;
 	}
-	/*
-	 * Lock what the run will touch now that every stack exists; page
-	 * faults during the run would be noise. MCL_FUTURE is left out: under
-	 * an RLIMIT_MEMLOCK it makes later allocations fail instead.
-	 */
-	out->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
-	ret = rt_barrier_wait(&run->ready);
-	if (!ret && run->tracer)
-		ret = start_tracing(run, err, len);
+	release = (struct cli_release){ &run->ready, &run->start, run->tracer,
+					(size_t)cfg->nr_threads, tid_of, run };
+	ret = cli_release(&release, &out->mlock_err, &run->start_ns, err, len);
 	if (ret)
 		return ret;
-	ret = rt_barrier_wait(&run->start);
-	if (ret) {
-		snprintf(err, len, "start barrier: %s", strerror(-ret));
-		return ret;
-	}
-	run->start_ns = rt_now_ns(CLOCK_MONOTONIC);
 	out->start_ns = run->start_ns;
 
 	deadline = run->start_ns + cfg->mode->worst_case_ns(cfg) + WATCHDOG_GRACE_NS;

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "pi_stress.h"
+#include "tracing.h"
 #include "rt_clock.h"
 #include "rt_sched.h"
 #include "rt_sync.h"
@@ -66,22 +67,9 @@ static int start_thread(struct pis_run *run, struct pis_thread *t, pthread_attr_
 	return ret;
 }
 
-/* Every thread has its tid (the ready barrier): record their events from now on. */
-static int start_tracing(struct pis_run *run, char *err, size_t len)
+static pid_t tid_of(void *ctx, size_t i)
 {
-	size_t n = (size_t)run->cfg->nr_groups * PIS_ROLES, i;
-	pid_t *tids = calloc(n, sizeof(*tids));
-	int ret = -ENOMEM;
-
-	if (tids) {
-		for (i = 0; i < n; i++)
-			tids[i] = run->groups[i / PIS_ROLES].threads[i % PIS_ROLES].tid;
-		ret = rt_tracer_begin(run->tracer, tids, n);
-	}
-	free(tids);
-	if (ret)
-		snprintf(err, len, "starting the trace: %s", strerror(-ret));
-	return ret;
+	return ((struct pis_run *)ctx)->groups[i / PIS_ROLES].threads[i % PIS_ROLES].tid;
 }
 
 /**
@@ -96,6 +84,7 @@ static int start_tracing(struct pis_run *run, char *err, size_t len)
 int pis_start(struct pis_run *run, char *err, size_t len)
 {
 	const struct pis_cfg *cfg = run->cfg;
+	struct cli_release release;
 	pthread_attr_t attr;
 	sigset_t old_mask;
 	int g, r, ret;
@@ -139,18 +128,11 @@ int pis_start(struct pis_run *run, char *err, size_t len)
 		return ret;	/* the threads started wait on the barrier until exit */
 
 	/* every stack exists now; MCL_FUTURE would make later allocations fail */
-	run->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
-	ret = rt_barrier_wait(&run->ready);
-	if (!ret && run->tracer)
-		ret = start_tracing(run, err, len);
+	release = (struct cli_release){ &run->ready, &run->start, run->tracer,
+					(size_t)cfg->nr_groups * PIS_ROLES, tid_of, run };
+	ret = cli_release(&release, &run->mlock_err, &run->start_ns, err, len);
 	if (ret)
 		return ret;
-	ret = rt_barrier_wait(&run->start);
-	if (ret) {
-		snprintf(err, len, "start barrier: %s", strerror(-ret));
-		return ret;
-	}
-	run->start_ns = rt_now_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
