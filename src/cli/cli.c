@@ -18,7 +18,7 @@
 static const char *prog = "rtsched";
 
 volatile sig_atomic_t cli_interrupted;
-volatile sig_atomic_t cli_exit_now;
+static volatile sig_atomic_t cli_exit_now;
 static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
 
 /*

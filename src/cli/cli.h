@@ -85,7 +85,7 @@ void cli_env_check(void);
  * second exits at once, removing the trace instance if there is one.
  */
 #include <signal.h>
-extern volatile sig_atomic_t cli_interrupted, cli_exit_now;
+extern volatile sig_atomic_t cli_interrupted;
 void cli_exit_if_asked(void);
 void cli_exit_running(int code) __attribute__((noreturn));
 void cli_cleanup_add(void (*fn)(void));

@@ -72,13 +72,10 @@ static void json_environment(struct rt_json *j, const struct bitmask *cpus)
 
 	rt_env_read(&env, cpus, "/sys");
 	rt_json_object(j, "environment");
-	if (env.fair_runtime_ns < 0) {
-		rt_json_null(j, "fair_server_runtime_ns");
-		rt_json_null(j, "fair_server_period_ns");
-	} else {
-		rt_json_int(j, "fair_server_runtime_ns", env.fair_runtime_ns);
-		rt_json_int(j, "fair_server_period_ns", env.fair_period_ns);
-	}
+	rt_json_int_or_null(j, "fair_server_runtime_ns", env.fair_runtime_ns,
+			    env.fair_runtime_ns >= 0);
+	rt_json_int_or_null(j, "fair_server_period_ns", env.fair_period_ns,
+			    env.fair_runtime_ns >= 0);
 	rt_json_str(j, "isolated", env.isolated);
 	rt_json_str(j, "offline", env.offline);
 	rt_json_str(j, "governor", env.governor[0] ? env.governor : NULL);

@@ -161,6 +161,17 @@ void rt_json_null(struct rt_json *j, const char *key)
 }
 
 /**
+ * rt_json_int_or_null - @value when @present (an option in force), else null
+ */
+void rt_json_int_or_null(struct rt_json *j, const char *key, int64_t value, bool present)
+{
+	if (present)
+		rt_json_int(j, key, value);
+	else
+		rt_json_null(j, key);
+}
+
+/**
  * rt_json_finish - end the document
  *
  * Returns 0, -EINVAL when an object or array is left open or the calls did

@@ -31,6 +31,7 @@ void rt_json_uint(struct rt_json *j, const char *key, uint64_t value);
 void rt_json_double(struct rt_json *j, const char *key, double value);
 void rt_json_bool(struct rt_json *j, const char *key, bool value);
 void rt_json_null(struct rt_json *j, const char *key);
+void rt_json_int_or_null(struct rt_json *j, const char *key, int64_t value, bool present);
 int rt_json_finish(struct rt_json *j);
 
 FILE *rt_json_file_open(const char *path, char *tmp, size_t len);

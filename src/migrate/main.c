@@ -261,14 +261,8 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 	rt_json_int(j, "threads", cfg->nr_threads);
 	rt_json_int(j, "locks", cfg->nr_locks);
 	rt_json_bool(j, "pi", cfg->pi);
-	if (cfg->duration_ns)
-		rt_json_int(j, "duration_ns", cfg->duration_ns);
-	else
-		rt_json_null(j, "duration_ns");
-	if (cfg->duration_ns)
-		rt_json_null(j, "loops");
-	else
-		rt_json_int(j, "loops", cfg->loops);
+	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
+	rt_json_int_or_null(j, "loops", cfg->loops, cfg->duration_ns == 0);
 	rt_json_int(j, "unit_ns", cfg->unit_ns);
 	rt_json_uint(j, "unit_loops", work->loops_per_unit);
 	rt_json_int(j, "base_prio", cfg->base_prio);

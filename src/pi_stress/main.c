@@ -427,14 +427,8 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 	rt_json_int(j, "groups", cfg->nr_groups);
 	rt_json_int(j, "threads", (int64_t)n);
 	rt_json_bool(j, "pi", cfg->pi);
-	if (cfg->inversions)
-		rt_json_int(j, "inversions", cfg->inversions);
-	else
-		rt_json_null(j, "inversions");
-	if (cfg->duration_ns)
-		rt_json_int(j, "duration_ns", cfg->duration_ns);
-	else
-		rt_json_null(j, "duration_ns");
+	rt_json_int_or_null(j, "inversions", cfg->inversions, cfg->inversions != 0);
+	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
 	rt_json_bool(j, "uniprocessor", cfg->uniprocessor);
 	rt_json_int(j, "watchdog_ns", cfg->watchdog_ns);
 	rt_json_int(j, "hold_ns", cfg->hold_ns);
