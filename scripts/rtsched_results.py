@@ -31,7 +31,7 @@ KNOWN_FIELDS = {
          "partial", "source"},
     "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
                "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime",
-               "environment"},
+               "environment", "vm"},
     "run": {"measured_s", "startup_ms", "rows", "total", "groups", "trace"},
     "row": {"task"} | set(COLUMNS),
     "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",
@@ -111,7 +111,7 @@ def load_set(arg):
     else:
         raise ResultError(f"{arg}: no such file or folder")
     docs = [load_file(p) for p in paths]
-    check_comparable([(p, d) for p, d in zip(paths, docs)])
+    check_comparable([(p, d) for p, d in zip(paths, docs)], one_place=True)
     return arg, docs
 
 
@@ -125,10 +125,25 @@ def describe(doc):
     return f"pi_stress, {g} group{'' if g == 1 else 's'}, {'PI' if c.get('pi') else 'no PI'}"
 
 
-def check_comparable(named_docs):
-    """Raise unless every document has the same tool and configuration that matters."""
+def where_ran(doc):
+    """Where a result was measured: 'the machine itself', or 'a VM (tcg, 4 vCPUs)'."""
+    v = doc.get("system", {}).get("vm")
+    if not v:
+        return "the machine itself"
+    return f"a VM ({v.get('accel')}, {v.get('vcpus')} vCPUs on {v.get('host', {}).get('nodename')})"
+
+
+def check_comparable(named_docs, one_place=False):
+    """Raise unless every document has the same tool and configuration that matters.
+
+    ONE_PLACE: also the same place (one machine, or one kind of virtual
+    machine), as the runs of one result set must be.
+    """
     first_name, first = named_docs[0]
     for name, doc in named_docs[1:]:
+        if one_place and where_ran(doc) != where_ran(first):
+            raise ResultError(f"cannot pool {first_name} (ran on {where_ran(first)}) with "
+                              f"{name} (ran on {where_ran(doc)}) in one set")
         if doc["tool"] != first["tool"]:
             raise ResultError(f"cannot compare {first_name} ({first['tool']}) with "
                               f"{name} ({doc['tool']})")

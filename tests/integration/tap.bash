@@ -9,7 +9,7 @@ tap_failed=0
 TMP=$(mktemp -d /tmp/rtsched-test.XXXXXX)
 trap 'rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
 
-ok() { # ok CONDITION-STATUS DESCRIPTION
+ok() { # ok CONDITION-STATUS DESCRIPTION: returns CONDITION-STATUS
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
@@ -17,6 +17,7 @@ ok() { # ok CONDITION-STATUS DESCRIPTION
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_n - $2"
 	fi
+	return "$1"
 }
 
 check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds

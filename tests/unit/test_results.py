@@ -10,25 +10,12 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index  # noqa: E402
-
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
+from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
 def raises(fn, text, what):
-    try:
-        fn()
-    except ResultError as e:
-        ok(text in str(e) and "\n" not in str(e), f"{what}: {e}")
-        return
-    ok(False, f"{what}: no error")
+    raises_any(fn, ResultError, text, what)
+
 
 
 # mean 3, squared deviations 4+1+0+1+4 = 10, sample variance 10/4
@@ -58,7 +45,7 @@ for name in sorted(os.listdir(ref)):
     ok(len(rows) == 8 and all(total[c] == sum(r[c] for r in rows)
                               for c in ("vol", "nonvol", "migrated", "iterations")),
        f"reference {name}: 8 rows whose sums are the total")
-    ok(doc["source"]["transcribed_from"] != "", f"  says where it was transcribed from")
+    ok(doc["source"]["transcribed_from"] != "", "  says where it was transcribed from")
 
 doc = load_file(os.path.join(ref, "commit-43fa5460fe60-before-pi.json"))
 ok(samples([doc], task_index("highest", 8), "migrated") == [346], "highest task's migrations")
@@ -85,5 +72,4 @@ with tempfile.TemporaryDirectory() as d:
     raises(lambda: load_file(write("bin.json", "\udcff".encode("utf-8", "surrogateescape")
                                    .decode("latin-1"))), "not JSON", "binary garbage")
 
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+done()

@@ -1,0 +1,93 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
+# PID 1 of the rtsched guest (scripts/kernel-matrix builds it into the
+# initramfs as /init, beside busybox and the static benchmarks).
+#
+# It checks that the kernel can run the experiment, runs each line of
+# /rtsched/commands with --json, prints the tables on the console (ttyS0)
+# and sends every result, framed, on the second serial port (ttyS1):
+#
+#   RTSCHED-FILE-BEGIN <name> <bytes> <sha256>
+#   <base64 lines>
+#   RTSCHED-FILE-END <name>
+#
+# then, for each command, "RTSCHED-STATUS <n> <exit status>" and at the end
+# "RTSCHED-DONE" (or "RTSCHED-ERROR <reason>"), and powers off.
+# RTSCHED_DATA and RTSCHED_ROOT let the tests run the framing on a host.
+
+PATH=/bin
+export PATH
+DATA=${RTSCHED_DATA:-/dev/ttyS1}
+ROOT=${RTSCHED_ROOT:-}
+
+say() {
+	echo "rtsched-guest: $*"
+}
+
+# send_file FILE: one framed file on the data port
+send_file() {
+	name=${1##*/}
+	size=$(wc -c < "$1")
+	sum=$(sha256sum "$1")
+	{
+		echo "RTSCHED-FILE-BEGIN $name $((size)) ${sum%% *}"
+		base64 "$1"
+		echo "RTSCHED-FILE-END $name"
+	} >> "$DATA"
+}
+
+# fail REASON: tell the host why the guest cannot run the experiment
+fail() {
+	say "error: $*"
+	echo "RTSCHED-ERROR $*" >> "$DATA"
+	stop
+}
+
+stop() {
+	sync
+	[ $$ -eq 1 ] && poweroff -f
+	exit 0
+}
+
+setup() {
+	/bin/busybox --install -s /bin
+	mkdir -p /proc /sys /dev /tmp /out
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev 2>/dev/null
+	mount -t tmpfs tmpfs /tmp
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	. /rtsched/config
+	say "kernel $(uname -r), $(nproc) CPUs online, $CPUS wanted"
+	[ "$(nproc)" -eq "$CPUS" ] ||
+		fail "$(nproc) CPUs online, $CPUS asked for: a kernel without SMP or with NR_CPUS < $CPUS"
+	grep -q ' /sys/kernel/tracing tracefs' /proc/mounts ||
+		fail "no tracefs: the kernel lacks CONFIG_TRACING (rtsched marks its runs in trace_marker)"
+	[ -r /proc/self/sched ] ||
+		fail "no /proc/PID/sched: the kernel lacks CONFIG_SCHED_DEBUG (rtsched reads migrations there)"
+}
+
+run_all() {
+	n=0
+	while IFS= read -r cmd; do
+		[ -n "$cmd" ] || continue
+		n=$((n + 1))
+		out=$ROOT/out/$n.json
+		say "run $n: $cmd"
+		echo "RTSCHED-RUN-BEGIN $n"
+		# shellcheck disable=SC2086 # the command line is split as a shell would
+		timeout -s KILL "$COMMAND_TIMEOUT" $cmd --json "$out"
+		rc=$?
+		echo "RTSCHED-RUN-END $n $rc"
+		[ -s "$out" ] && send_file "$out"
+		echo "RTSCHED-STATUS $n $rc" >> "$DATA"
+	done < "$ROOT/rtsched/commands"
+	echo "RTSCHED-DONE $n" >> "$DATA"
+}
+
+if [ "${1:-}" = "--functions" ]; then
+	return 0 2>/dev/null || exit 0
+fi
+setup
+run_all
+stop

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What the kernel scripts share: the cache, the commit edit, the configuration.
+
+The cache holds everything large (fetched packages, the unpacked source, the
+built images) outside the repository: $RTSCHED_CACHE, else
+$XDG_CACHE_HOME/rtsched, else ~/.cache/rtsched.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIG_FRAGMENT = os.path.join(HERE, "kernel", "rtsched-guest.config")
+
+VARIANTS = ("stock", "pre-43fa5460")
+
+
+class KernelError(Exception):
+    """One line saying what is wrong and what to do."""
+
+
+class Missing(KernelError):
+    """Something needed is not there (exit 4)."""
+
+
+def cache_dir(*parts):
+    base = os.environ.get("RTSCHED_CACHE")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        base = os.path.join(xdg, "rtsched")
+    return os.path.join(base, *parts)
+
+
+def fetch_deb(pkg, member):
+    """Folder in the cache holding MEMBER (e.g. ./boot) of Debian package PKG.
+
+    Fetched with apt-get download and unpacked into a temporary folder that
+    is renamed into place when complete; reused when already there. None if
+    the package holds no MEMBER (a metapackage, say).
+    """
+    where = cache_dir("packages", pkg)
+    if os.path.exists(os.path.join(where, member)):
+        return where
+    tmp = f"{where}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    try:
+        r = subprocess.run(["apt-get", "download", pkg], cwd=tmp, capture_output=True, text=True)
+        debs = [f for f in os.listdir(tmp) if f.endswith(".deb")]
+        if r.returncode or not debs:
+            why = [x for x in r.stderr.strip().splitlines() if not x.startswith("W:")]
+            raise Missing(f"cannot fetch package {pkg}: {(why or ['no package file'])[-1]}")
+        unpack = subprocess.run(f"dpkg-deb --fsys-tarfile '{debs[0]}' | tar -x '{member}'",
+                                shell=True, cwd=tmp, capture_output=True)
+        if unpack.returncode or not os.path.exists(os.path.join(tmp, member)):
+            return None
+        os.unlink(os.path.join(tmp, debs[0]))
+        shutil.rmtree(where, ignore_errors=True)
+        os.rename(tmp, where)
+        return where
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# Commit 43fa5460fe60 added, in two places, a condition on the task running
+# on the CPU: only a *higher* priority RT task makes the woken task look for
+# another CPU. Later kernels kept it as "curr->prio <= p->prio" (or one
+# pinned curr). Taking those conditions out again gives the "before": every
+# wake-up of an RT task on a CPU running an RT task looks for another CPU.
+# Each entry: the function, the exact code expected in it, what replaces it.
+PRE_43FA5460_EDITS = (
+    ("select_task_rq_rt",
+     "\ttest = curr &&\n"
+     "\t       unlikely(rt_task(curr)) &&\n"
+     "\t       (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio);\n",
+     "\t/* rtsched pre-43fa5460: any running RT task, whatever its priority */\n"
+     "\ttest = curr &&\n"
+     "\t       unlikely(rt_task(curr));\n"),
+    ("task_woken_rt",
+     "\tbool need_to_push = !task_on_cpu(rq, p) &&\n"
+     "\t\t\t    !test_tsk_need_resched(rq->curr) &&\n"
+     "\t\t\t    p->nr_cpus_allowed > 1 &&\n"
+     "\t\t\t    (dl_task(rq->curr) || rt_task(rq->curr)) &&\n"
+     "\t\t\t    (rq->curr->nr_cpus_allowed < 2 ||\n"
+     "\t\t\t     rq->curr->prio <= p->prio);\n",
+     "\t/* rtsched pre-43fa5460: no condition on the running task */\n"
+     "\tbool need_to_push = !task_on_cpu(rq, p) &&\n"
+     "\t\t\t    !test_tsk_need_resched(rq->curr) &&\n"
+     "\t\t\t    p->nr_cpus_allowed > 1;\n"),
+)
+
+RT_C = os.path.join("kernel", "sched", "rt.c")
+
+
+def _function_body(text, name):
+    """(start, end) of the body of the C function NAME defined in TEXT."""
+    m = re.search(r"^(?:static\s+)?[\w \*]+\n?\s*\b" + re.escape(name) + r"\([^)]*\)\s*\n\{",
+                  text, re.M)
+    if not m:
+        return None
+    depth, i = 0, m.end() - 1
+    while i < len(text):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return m.end(), i
+        i += 1
+    return None
+
+
+def pre_43fa5460(text, path=RT_C):
+    """TEXT of kernel/sched/rt.c with the commit's conditions taken out.
+
+    Refuses (KernelError) unless each function holds exactly the code
+    expected, once: another kernel version must be looked at by a person.
+    """
+    for func, old, new in PRE_43FA5460_EDITS:
+        span = _function_body(text, func)
+        if span is None:
+            raise KernelError(f"{path}: no function {func}(): not a kernel source this script knows "
+                              "(it edits Linux 6.1's kernel/sched/rt.c)")
+        body = text[span[0]:span[1]]
+        if body.count(old) != 1:
+            first = old.strip().splitlines()[0]
+            raise KernelError(f"{path}: {func}() does not hold the expected code "
+                              f"({first!r} ...): another kernel version or already edited; "
+                              "refusing to guess")
+        text = text[:span[0]] + body.replace(old, new) + text[span[1]:]
+    return text
+
+
+def fragment_options(path=CONFIG_FRAGMENT):
+    """{CONFIG_NAME: value} of the fragment; 'n' for '# ... is not set'."""
+    opts = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            m = re.fullmatch(r"# (CONFIG_\w+) is not set", line)
+            if m:
+                opts[m.group(1)] = "n"
+                continue
+            if not line or line.startswith("#"):
+                continue
+            m = re.fullmatch(r"(CONFIG_\w+)=(.*)", line)
+            if not m:
+                raise KernelError(f"{path}: not a configuration line: {line!r}")
+            opts[m.group(1)] = m.group(2)
+    return opts
+
+
+def config_mismatches(config_text, wanted):
+    """The options of WANTED that CONFIG_TEXT (a .config) does not hold."""
+    have = {}
+    for line in config_text.splitlines():
+        m = re.fullmatch(r"(CONFIG_\w+)=(.*)", line)
+        if m:
+            have[m.group(1)] = m.group(2)
+    out = []
+    for name, value in wanted.items():
+        got = have.get(name, "n")
+        if got != value:
+            out.append(f"{name}={value} (got {got})")
+    return out

@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A kernel in a virtual machine: the guest's initramfs, booting it, its results.
+
+Used by scripts/kernel-matrix. The guest is PID 1 = scripts/kernel/init.sh
+under busybox, with the statically linked benchmarks; results come back
+framed on a second serial port (see init.sh for the frame).
+"""
+
+import base64
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INIT = os.path.join(HERE, "kernel", "init.sh")
+QEMU = "qemu-system-x86_64"
+
+
+class VmError(Exception):
+    """One line saying what went wrong with the guest."""
+
+
+class FrameError(VmError):
+    """The data the guest sent is damaged or cut short."""
+
+
+def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120):
+    """Write to DEST a gzip'd newc cpio archive: busybox, PROGRAMS, the init.
+
+    PROGRAMS are static executables put in /bin; COMMANDS are the benchmark
+    command lines the guest runs, in order; CPUS is how many CPUs the guest
+    must see online. The archive is complete when DEST appears.
+    """
+    for line in commands:
+        if not line.strip() or "\n" in line:
+            raise VmError(f"invalid benchmark command {line!r}: expected one non-empty line")
+    with tempfile.TemporaryDirectory(prefix="rtsched-initramfs-") as root:
+        for d in ("bin", "rtsched", "proc", "sys", "dev", "tmp", "out"):
+            os.mkdir(os.path.join(root, d))
+        shutil.copy2(busybox, os.path.join(root, "bin", "busybox"))
+        for prog in programs:
+            shutil.copy2(prog, os.path.join(root, "bin", os.path.basename(prog)))
+        shutil.copyfile(INIT, os.path.join(root, "init"))
+        os.chmod(os.path.join(root, "init"), 0o755)
+        with open(os.path.join(root, "rtsched", "config"), "w") as f:
+            f.write(f"CPUS={int(cpus)}\nCOMMAND_TIMEOUT={int(command_timeout)}\n")
+        with open(os.path.join(root, "rtsched", "commands"), "w") as f:
+            f.writelines(line.strip() + "\n" for line in commands)
+        names = []
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            for n in sorted(dirnames) + sorted(filenames):
+                names.append(os.path.relpath(os.path.join(dirpath, n), root))
+        tmp = f"{dest}.tmp-{os.getpid()}"
+        with open(tmp, "wb") as out:
+            cpio = subprocess.Popen(["cpio", "--quiet", "-o", "-H", "newc", "-R", "0:0"],
+                                    cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            gz = subprocess.Popen(["gzip", "-1", "-n"], stdin=cpio.stdout, stdout=out)
+            cpio.stdout.close()
+            cpio.stdin.write("".join(n + "\n" for n in names).encode())
+            cpio.stdin.close()
+            if cpio.wait() or gz.wait():
+                os.unlink(tmp)
+                raise VmError("cpio or gzip failed building the initramfs")
+        os.rename(tmp, dest)
+
+
+_BEGIN = re.compile(r"RTSCHED-FILE-BEGIN (\S+) (\d+) ([0-9a-f]{64})")
+
+
+def decode_frames(text):
+    """What the guest sent on its data port.
+
+    Returns {"files": {name: bytes}, "status": {n: rc}, "done": bool,
+    "error": reason or None}. A frame cut short or whose size or sha256 does
+    not match raises FrameError: a damaged result is never kept.
+    """
+    out = {"files": {}, "status": {}, "done": False, "error": None}
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if not line:
+            continue
+        m = _BEGIN.fullmatch(line)
+        if m:
+            name, size, digest = m.group(1), int(m.group(2)), m.group(3)
+            body = []
+            while i < len(lines) and not lines[i].startswith("RTSCHED-FILE-END"):
+                body.append(lines[i].strip())
+                i += 1
+            if i >= len(lines) or lines[i].strip() != f"RTSCHED-FILE-END {name}":
+                raise FrameError(f"result {name}: cut short (no end of frame)")
+            i += 1
+            try:
+                data = base64.b64decode("".join(body), validate=True)
+            except ValueError:
+                raise FrameError(f"result {name}: damaged (not base64)") from None
+            if len(data) != size:
+                raise FrameError(f"result {name}: {len(data)} bytes arrived, {size} were sent")
+            if hashlib.sha256(data).hexdigest() != digest:
+                raise FrameError(f"result {name}: damaged (sha256 differs)")
+            out["files"][name] = data
+        elif line.startswith("RTSCHED-STATUS "):
+            parts = line.split()
+            if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+                raise FrameError(f"damaged status line {line!r}")
+            out["status"][int(parts[1])] = int(parts[2])
+        elif line.startswith("RTSCHED-DONE"):
+            out["done"] = True
+        elif line.startswith("RTSCHED-ERROR "):
+            out["error"] = line[len("RTSCHED-ERROR "):]
+        else:
+            raise FrameError(f"unexpected line on the data port: {line[:60]!r}")
+    return out
+
+
+def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append=""):
+    """The QEMU command line that boots KERNEL with INITRD, console on stdio."""
+    cmd = [QEMU, "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+           "-m", str(memory_mib), "-smp", str(cpus),
+           "-kernel", kernel, "-initrd", initrd,
+           "-append", f"console=ttyS0 panic=-1 rdinit=/init {append}".strip(),
+           "-serial", "stdio", "-serial", f"file:{data_path}"]
+    if accel == "kvm":
+        cmd += ["-accel", "kvm", "-cpu", "host"]
+    else:
+        cmd += ["-accel", "tcg,thread=multi", "-cpu", "max"]
+    return cmd
+
+
+def boot(cmd, timeout, on_line=None, ready_marker=None, ready_timeout=None):
+    """Run the QEMU command CMD; give each console line to ON_LINE.
+
+    Kills the guest after TIMEOUT seconds, or after READY_TIMEOUT seconds if
+    READY_MARKER has not been printed by then (a guest that never boots).
+    Returns (exit status or None when killed, console text, seconds, why
+    killed or None).
+    """
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+    except FileNotFoundError:
+        raise VmError(f"{cmd[0]} not found: install QEMU (Debian: apt-get install qemu-system-x86)") \
+            from None
+    console = []
+    ready = threading.Event()
+
+    def reader():
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            console.append(line)
+            if ready_marker and ready_marker in line:
+                ready.set()
+            if on_line:
+                on_line(line)
+
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+    killed = None
+    while proc.poll() is None:
+        now = time.monotonic() - t0
+        if ready_marker and ready_timeout and not ready.is_set() and now > ready_timeout:
+            killed = f"the guest did not start its init within {ready_timeout:.0f} s"
+        elif now > timeout:
+            killed = f"the guest did not power off within {timeout:.0f} s"
+        if killed:
+            proc.kill()
+            break
+        time.sleep(0.1)
+    proc.wait()
+    th.join(5)
+    rc = None if killed else proc.returncode
+    return rc, "\n".join(console), time.monotonic() - t0, killed
+
+
+def qemu_version():
+    try:
+        r = subprocess.run([QEMU, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"version (\S+)", r.stdout)
+    return m.group(1) if m else None
+
+
+def shell_split(line):
+    """The words of a benchmark command line, as the guest's shell splits it."""
+    try:
+        return shlex.split(line)
+    except ValueError as e:
+        raise VmError(f"invalid benchmark command {line!r}: {e}") from None

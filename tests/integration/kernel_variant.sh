@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/kernel-variant without building a kernel: the pre-43fa5460 edit on
+# the real source of Debian's linux-source-6.1 (the two conditions gone,
+# nothing else touched, refusal of a source that does not match), and the
+# configuration fragment taking over x86_64_defconfig + kvm_guest.config.
+. "$(dirname "$0")/tap.bash"
+
+V=scripts/kernel-variant
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+if [ ! -r "$TARBALL" ]; then
+	echo "# $TARBALL is missing: run scripts/install-deps (it installs linux-source-6.1)"
+	ok 1 "the kernel source package is installed"
+	exit 1
+fi
+
+SRC=$TMP/src
+mkdir -p "$SRC"
+# the Kconfig world (no C sources but scripts/ and include/), and rt.c
+tar -xJf "$TARBALL" -C "$SRC" --strip-components=1 --exclude='*.c' --exclude='*.h' \
+	--exclude='*.S' --exclude='*.dts*' --exclude='*.json' --exclude='*/tools/*' \
+	--exclude='*/Documentation/*' &&
+	tar -xJf "$TARBALL" -C "$SRC" --strip-components=1 --wildcards 'linux-source-6.1/scripts/*' \
+		'linux-source-6.1/include/*' 'linux-source-6.1/kernel/sched/rt.c' \
+		linux-source-6.1/Documentation/Kconfig
+ok $? "unpacked the parts of $TARBALL the tests need"
+RT=$SRC/kernel/sched/rt.c
+cp "$RT" "$TMP/rt.c.orig"
+
+# --- the edit
+run_bounded 30 $V --edit-only "$SRC"
+check "--edit-only applies the edit (exit $rc)" test "$rc" -eq 0
+# body FILE FUNCTION: the body of a function, from its name to the closing brace
+body() { awk -v f="$2" '$0 ~ "^(static [a-z ]+ )?"f"\\(" { on = 1 } on { print } on && /^}/ { exit }' "$1"; }
+body "$TMP/rt.c.orig" select_task_rq_rt >"$TMP/sel.orig"
+body "$RT" select_task_rq_rt >"$TMP/sel"
+body "$TMP/rt.c.orig" task_woken_rt >"$TMP/woken.orig"
+body "$RT" task_woken_rt >"$TMP/woken"
+check "select_task_rq_rt() was found in the packaged source" \
+	grep -q "curr->prio <= p->prio" "$TMP/sel.orig"
+check "task_woken_rt() was found in the packaged source" \
+	grep -q "rq->curr->prio <= p->prio" "$TMP/woken.orig"
+check "select_task_rq_rt(): the priority test on the running task is gone" \
+	bash -c "! grep -q 'curr->prio' '$TMP/sel' && ! grep -q 'curr->nr_cpus_allowed' '$TMP/sel'"
+check "select_task_rq_rt(): a running RT task still makes the woken task look for a CPU" \
+	grep -Pzq 'test = curr &&\n\s+unlikely\(rt_task\(curr\)\);' "$TMP/sel"
+check "task_woken_rt(): no condition on the running task is left" \
+	bash -c "! grep -Eq 'rq->curr->prio|rt_task\\(rq->curr\\)|dl_task\\(rq->curr\\)|curr->nr_cpus_allowed' '$TMP/woken'"
+check "task_woken_rt(): the woken task's own conditions stay" \
+	bash -c "grep -q '!task_on_cpu(rq, p)' '$TMP/woken' && grep -q 'p->nr_cpus_allowed > 1;' '$TMP/woken'"
+# nothing else changed: outside the two functions the files are the same
+strip() { awk '/^(select_task_rq_rt|static void task_woken_rt)\(/ { skip = 1 } !skip { print } skip && /^}/ { skip = 0 }' "$1"; }
+check "nothing outside the two functions changed" cmp -s <(strip "$TMP/rt.c.orig") <(strip "$RT")
+diff "$TMP/rt.c.orig" "$RT" >"$TMP/diff"
+check "the diff takes out 6 lines of conditions and adds 2 comments (and the new ends)" \
+	test "$(grep -c '^<' "$TMP/diff")" -eq 6 -a "$(grep -c '^>' "$TMP/diff")" -eq 4
+
+# --- refusals
+run_bounded 30 $V --edit-only "$SRC"
+check "an edited source is refused (exit $rc, want 1)" test "$rc" -eq 1
+check "  naming the function and the reason" \
+	grep -q "select_task_rq_rt() does not hold the expected code .*already edited; refusing to guess" "$TMP/err"
+cp "$TMP/rt.c.orig" "$RT"
+sed -i 's/(curr->nr_cpus_allowed < 2 || curr->prio <= p->prio);/(curr->nr_cpus_allowed < 2 || curr->prio < p->prio);/' "$RT"
+run_bounded 30 $V --edit-only "$SRC"
+check "a source with other code (a different kernel) is refused (exit $rc)" test "$rc" -eq 1
+check "  and left as it was" \
+	grep -q "curr->prio < p->prio);" "$RT"
+cp "$TMP/rt.c.orig" "$RT"
+sed -i 's/^task_woken_rt(/task_woken_rt_renamed(/; s/^static void task_woken_rt(/static void task_woken_rt_renamed(/' "$RT"
+run_bounded 30 $V --edit-only "$SRC"
+check "a source without task_woken_rt() is refused (exit $rc)" test "$rc" -eq 1
+check "  naming what is missing" grep -q "no function task_woken_rt()" "$TMP/err"
+check "  and the first function is not edited on its own" cmp -s "$TMP/rt.c.orig" <(sed 's/task_woken_rt_renamed(/task_woken_rt(/' "$RT")
+run_bounded 30 $V --edit-only "$TMP/nowhere"
+check "a folder without the source: exit 1, one line" \
+	test "$rc" -eq 1 -a "$(wc -l <"$TMP/err")" -eq 1
+cp "$TMP/rt.c.orig" "$RT"
+
+# --- the configuration both variants share
+run_bounded 120 $V --config-only "$SRC"
+check "the fragment takes over x86_64_defconfig + kvm_guest.config (exit $rc)" test "$rc" -eq 0 ||
+	diag "$TMP/err"
+for o in CONFIG_SMP=y CONFIG_PREEMPT=y CONFIG_SCHED_DEBUG=y CONFIG_FTRACE=y \
+	CONFIG_EVENT_TRACING=y CONFIG_DEVTMPFS=y CONFIG_SERIAL_8250_CONSOLE=y CONFIG_BLK_DEV_INITRD=y; do
+	check "  .config has $o" grep -qx "$o" "$SRC/.config"
+done
+check "  and no modules (every driver the guest needs is built in)" \
+	grep -qx "# CONFIG_MODULES is not set" "$SRC/.config"
+sed -i 's/^CONFIG_SCHED_DEBUG=y/# CONFIG_SCHED_DEBUG is not set/' "$SRC/.config"
+run_bounded 120 $V --config-only "$SRC"
+check "a configuration missing an option of the fragment is refused (exit $rc)" test "$rc" -eq 1
+check "  naming the option" grep -q "did not take .*CONFIG_SCHED_DEBUG=y (got n)" "$TMP/err"
+
+# --- bad usage
+run_bounded 10 $V --jobs 0
+check "--jobs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+run_bounded 10 $V post-43fa5460
+check "an unknown variant: exit 2, naming the ones there are" \
+	grep -q "invalid variant 'post-43fa5460': expected stock or pre-43fa5460" "$TMP/err"

@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The kernel matrix's pieces without a guest: the initramfs builder, the
+guest's result framing (its shell, run by busybox here) and the decoder,
+the QEMU command line, the kernel image check (TAP)."""
+
+import base64
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+import rtsched_vm as vm  # noqa: E402
+from taplib import done, ok, raises  # noqa: E402
+
+BUSYBOX = "/bin/busybox"
+
+with tempfile.TemporaryDirectory() as d:
+    # --- the initramfs builder
+    prog = os.path.join(d, "migrate")
+    with open(prog, "wb") as f:
+        f.write(b"\x7fELF fake program")
+    os.chmod(prog, 0o755)
+    initrd = os.path.join(d, "initrd.gz")
+    vm.build_initramfs(initrd, BUSYBOX, [prog], ["migrate -d 2", "migrate -d 2 -p"], 4, 30)
+    ok(os.path.exists(initrd) and not [f for f in os.listdir(d) if ".tmp-" in f],
+       "the initramfs is written whole, no temporary file left")
+    listing = subprocess.run(f"zcat {initrd} | cpio -t -v --quiet", shell=True,
+                             capture_output=True, text=True).stdout.splitlines()
+    names = {line.split()[-1]: line for line in listing}
+    for want in ("init", "bin/busybox", "bin/migrate", "rtsched/config", "rtsched/commands",
+                 "proc", "sys", "dev", "tmp", "out"):
+        ok(want in names, f"the initramfs holds /{want}")
+    ok(names.get("init", "").startswith("-rwxr-xr-x"), "/init is executable")
+    ok(all(" root " in line or " 0 " in line for line in listing), "every file is owned by root")
+    ex = os.path.join(d, "x")
+    os.mkdir(ex)
+    subprocess.run(f"zcat {initrd} | cpio -i -d --quiet", shell=True, cwd=ex, check=True)
+    ok(open(os.path.join(ex, "rtsched", "commands")).read() == "migrate -d 2\nmigrate -d 2 -p\n",
+       "the commands, one per line, in order")
+    ok(open(os.path.join(ex, "rtsched", "config")).read() == "CPUS=4\nCOMMAND_TIMEOUT=30\n",
+       "the CPUs the guest must see and the command timeout")
+    ok(open(os.path.join(ex, "bin", "busybox"), "rb").read() == open(BUSYBOX, "rb").read(),
+       "busybox copied whole")
+    ok(open(os.path.join(ex, "init")).read() == open(vm.INIT).read(), "/init is init.sh")
+    raises(lambda: vm.build_initramfs(initrd + "2", BUSYBOX, [], ["migrate\n-d 1"], 4),
+           vm.VmError, "one non-empty line", "a command with a newline is refused")
+    raises(lambda: vm.build_initramfs(initrd + "2", BUSYBOX, [], ["  "], 4),
+           vm.VmError, "one non-empty line", "an empty command is refused")
+    ok(not os.path.exists(initrd + "2"), "no initramfs written for a refused command")
+
+    # --- the framing: the guest's own shell code, run by busybox sh here
+    data = os.path.join(d, "data")
+    payload = os.path.join(d, "1.json")
+    blob = bytes(range(256)) * 40 + b'{"a": 1}\n'
+    with open(payload, "wb") as f:
+        f.write(blob)
+    env = dict(os.environ, RTSCHED_DATA=data, RTSCHED_ROOT=d)
+    r = subprocess.run([BUSYBOX, "sh", "-c", f". {vm.INIT} --functions; send_file {payload}; "
+                        "echo 'RTSCHED-STATUS 1 0' >> $RTSCHED_DATA; "
+                        "echo 'RTSCHED-DONE 1' >> $RTSCHED_DATA"], env=env)
+    text = open(data).read()
+    got = vm.decode_frames(text)
+    ok(r.returncode == 0 and got["files"].get("1.json") == blob,
+       f"a {len(blob)}-byte file framed by the guest's shell decodes to the same bytes")
+    ok(got["status"] == {1: 0} and got["done"] and got["error"] is None,
+       "status and end of run read back")
+    head = text.splitlines()[0].split()
+    ok(head[:3] == ["RTSCHED-FILE-BEGIN", "1.json", str(len(blob))]
+       and head[3] == hashlib.sha256(blob).hexdigest(), "the frame names the size and sha256")
+
+    lines = text.splitlines()
+    b64 = lines[1]
+    flipped = "B" if b64[10] != "B" else "C"
+    damaged = "\n".join([lines[0], b64[:10] + flipped + b64[11:]] + lines[2:])
+    raises(lambda: vm.decode_frames(damaged), vm.FrameError, "sha256 differs",
+           "one changed character is caught")
+    end = next(i for i, x in enumerate(lines) if x.startswith("RTSCHED-FILE-END"))
+    raises(lambda: vm.decode_frames("\n".join(lines[:end])), vm.FrameError, "cut short",
+           "a frame without its end is caught")
+    raises(lambda: vm.decode_frames("\n".join(lines[:1] + lines[2:])), vm.FrameError,
+           "were sent", "a missing line is caught")
+    raises(lambda: vm.decode_frames("\n".join([lines[0], "!!!!"] + lines[end:])), vm.FrameError,
+           "not base64", "garbage in a frame is caught")
+    raises(lambda: vm.decode_frames("[    1.0] a kernel message\n"), vm.FrameError,
+           "unexpected line", "a stray line on the data port is caught")
+    raises(lambda: vm.decode_frames("RTSCHED-STATUS one 0\n"), vm.FrameError,
+           "damaged status", "a damaged status line is caught")
+    small = base64.b64encode(b"{}").decode()
+    two = (f"RTSCHED-FILE-BEGIN 1.json 2 {hashlib.sha256(b'{}').hexdigest()}\n{small}\n"
+           "RTSCHED-FILE-END 1.json\nRTSCHED-STATUS 1 0\nRTSCHED-STATUS 2 124\n")
+    got = vm.decode_frames(two)
+    ok(got["status"] == {1: 0, 2: 124} and not got["done"],
+       "a guest that stopped early: statuses so far, not done")
+    got = vm.decode_frames("RTSCHED-ERROR 1 CPUs online, 4 asked for\n")
+    ok(got["error"] == "1 CPUs online, 4 asked for" and not got["files"],
+       "the guest's reason for refusing is read back")
+
+    # the guest's checks, run by busybox against a /proc without SMP
+    r = subprocess.run([BUSYBOX, "sh", "-c", f". {vm.INIT} --functions; CPUS=64; "
+                        "[ \"$(nproc)\" -eq \"$CPUS\" ] || fail \"$(nproc) CPUs online\""],
+                       env=env, capture_output=True, text=True)
+    ok("RTSCHED-ERROR" in open(data).read().splitlines()[-1] and "error:" in r.stdout,
+       "fail() prints the reason and sends it on the data port")
+
+    # --- the QEMU command line
+    cmd = vm.qemu_command("/k", "/i", 4, 1024, "tcg", "/d", "nosmp")
+    joined = " ".join(cmd)
+    ok("-smp 4" in joined and "-m 1024" in joined and "-accel tcg,thread=multi" in joined,
+       "4 CPUs, 1024 MiB, multi-threaded TCG")
+    ok("-no-reboot" in cmd and "panic=-1" in joined and "file:/d" in cmd,
+       "a panic powers the guest off; the data port is a file")
+    ok(cmd[cmd.index("-append") + 1].endswith(" nosmp"), "extra kernel arguments appended")
+    ok("-accel kvm" in " ".join(vm.qemu_command("/k", "/i", 2, 512, "kvm", "/d")),
+       "kvm when asked")
+
+    # --- a guest that never powers off is killed at the limit
+    rc, console, secs, killed = vm.boot(["sleep", "30"], 1.0)
+    ok(rc is None and "did not power off" in killed and secs < 10,
+       f"a command that never ends is killed ({secs:.1f} s)")
+    rc, console, secs, killed = vm.boot(["sh", "-c", "echo booting; sleep 30"], 30,
+                                        ready_marker="rtsched-guest: kernel ", ready_timeout=1)
+    ok(rc is None and "did not start its init" in killed and console == "booting",
+       "a guest that never starts its init is killed at the boot timeout")
+    rc, console, secs, killed = vm.boot(["sh", "-c", "echo rtsched-guest: kernel x; exit 3"], 30)
+    ok(rc == 3 and killed is None, "a guest's exit status is kept")
+
+done()
