@@ -30,6 +30,19 @@ int rt_sched_set_fifo(pthread_t thread, int prio)
 	return -pthread_setschedparam(thread, SCHED_FIFO, &sp);
 }
 
+static int attr_policy(pthread_attr_t *attr, int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	int ret;
+
+	ret = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
+	if (!ret)
+		ret = pthread_attr_setschedpolicy(attr, policy);
+	if (!ret)
+		ret = pthread_attr_setschedparam(attr, &sp);
+	return -ret;
+}
+
 /**
  * rt_sched_attr_fifo - have threads created with @attr start as SCHED_FIFO @prio
  *
@@ -39,15 +52,20 @@ int rt_sched_set_fifo(pthread_t thread, int prio)
  */
 int rt_sched_attr_fifo(pthread_attr_t *attr, int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
-	int ret;
+	return attr_policy(attr, SCHED_FIFO, prio);
+}
 
-	ret = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
-	if (!ret)
-		ret = pthread_attr_setschedpolicy(attr, SCHED_FIFO);
-	if (!ret)
-		ret = pthread_attr_setschedparam(attr, &sp);
-	return -ret;
+/**
+ * rt_sched_attr_other - have threads created with @attr start as SCHED_OTHER
+ *
+ * For a helper created by a SCHED_FIFO thread that must never preempt the
+ * RT threads: it runs only where a CPU has no RT work.
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_sched_attr_other(pthread_attr_t *attr)
+{
+	return attr_policy(attr, SCHED_OTHER, 0);
 }
 
 /**

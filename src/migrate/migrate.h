@@ -35,7 +35,7 @@ struct mig_cfg {
 
 /*
  * One benchmark thread. Written only by the thread itself until the main
- * thread has joined it, except @steps, which the watchdog reads.
+ * thread has joined it, except the atomics, which the watchdogs read.
  */
 struct mig_thread {
 	struct mig_run *run;
@@ -49,6 +49,8 @@ struct mig_thread {
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
 	int64_t win_start, win_end;	/* around its two counter readings */
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
+	atomic_int holds;		/* for the watchdog: the lock it holds + 1, or 0 */
+	atomic_bool waiting;		/* for the watchdog: in a lock or barrier wait */
 	atomic_bool finished;		/* its end counters are read */
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
@@ -68,6 +70,11 @@ struct mig_run {
 	void *mode_data;
 	atomic_bool stop;		/* set by the main thread: leave at the next step */
 	int64_t start_ns;		/* the start barrier released */
+	pthread_t watcher;		/* the progress watchdog (watch.c) */
+	bool watching;			/* it was started and not stopped */
+	sem_t watch_quit;		/* posted to stop it */
+	atomic_int stalled;		/* set by it: the stuck thread + 1 */
+	int64_t stall_ns;		/* how long no step was made, when stalled */
 };
 
 struct mig_mode {
@@ -91,5 +98,10 @@ int mig_take(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock,
 int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t units);
 int mig_fail(struct mig_thread *t, const char *what, int err);
 int mig_wait(struct mig_thread *t, pthread_barrier_t *b);
+
+/* watch.c: the progress watchdog */
+int64_t mig_stall_ns(const struct mig_cfg *cfg);
+int mig_watch_start(struct mig_run *run);
+void mig_watch_stop(struct mig_run *run, bool wait);
 
 #endif

@@ -64,9 +64,12 @@ int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock)
 
 	rt_tracemark("thread %d iter %llu, taking lock %d\n", t->id, (unsigned long long)iter,
 		     lock);
+	atomic_store_explicit(&t->waiting, true, memory_order_relaxed);
 	ret = rt_mutex_lock(&run->locks[lock]);
+	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
 	if (ret)
 		return mig_fail(t, "pthread_mutex_lock", ret);
+	atomic_store_explicit(&t->holds, lock + 1, memory_order_relaxed);
 	rt_tracemark("thread %d iter %llu, took lock %d\n", t->id, (unsigned long long)iter, lock);
 	note_cpu(t);
 	return 0;
@@ -78,6 +81,7 @@ int mig_unlock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int loc
 
 	rt_tracemark("thread %d iter %llu, unlock lock %d\n", t->id, (unsigned long long)iter,
 		     lock);
+	atomic_store_explicit(&t->holds, 0, memory_order_relaxed);
 	ret = rt_mutex_unlock(&run->locks[lock]);
 	if (ret)
 		return mig_fail(t, "pthread_mutex_unlock", ret);
@@ -122,8 +126,11 @@ int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t
  */
 int mig_wait(struct mig_thread *t, pthread_barrier_t *b)
 {
-	int ret = rt_barrier_wait(b);
+	int ret;
 
+	atomic_store_explicit(&t->waiting, true, memory_order_relaxed);
+	ret = rt_barrier_wait(b);
+	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
 	if (ret)
 		return mig_fail(t, "pthread_barrier_wait", ret);
 	note_cpu(t);
@@ -234,6 +241,43 @@ static bool signalled(const struct mig_run *run)
 	return run->interrupted && *run->interrupted;
 }
 
+/* What the watchdog saw: the thread it names, in @err; the run is stopped. */
+static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outcome *out,
+			 char *err, size_t len)
+{
+	const struct mig_cfg *cfg = run->cfg;
+	int stalled = atomic_load(&run->stalled);
+	const struct mig_thread *t = run->threads;
+	int n, holds;
+
+	atomic_store(&run->stop, true);
+	if (stalled) {
+		t = &run->threads[stalled - 1];
+		holds = atomic_load(&t->holds);
+		n = snprintf(err, len, "watchdog: no lock step for %.1f s: thread %d (tid %d, "
+			     "SCHED_FIFO %d) ", (double)run->stall_ns / RT_NSEC_PER_SEC, t->id,
+			     (int)t->tid, cfg->base_prio + t->id);
+		if (n > 0 && (size_t)n < len && holds)
+			snprintf(err + n, len - (size_t)n,
+				 "holds lock %d and does not let go; %llu lock steps done", holds - 1,
+				 (unsigned long long)atomic_load(&t->steps));
+		else if (n > 0 && (size_t)n < len)
+			snprintf(err + n, len - (size_t)n,
+				 "is stuck outside the locks; %llu lock steps done",
+				 (unsigned long long)atomic_load(&t->steps));
+	} else {
+		while (atomic_load(&t->finished))
+			t++;
+		snprintf(err, len,
+			 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
+			 "of the start; %llu lock steps done",
+			 t->id, (int)t->tid, cfg->base_prio + t->id,
+			 (double)(deadline - run->start_ns) / RT_NSEC_PER_SEC,
+			 (unsigned long long)atomic_load(&t->steps));
+	}
+	out->stuck = t->id;
+}
+
 /*
  * Sleep through the run (contention), then wait for the threads to end,
  * until @deadline. Without periodic wake-ups: the main thread runs above
@@ -274,8 +318,11 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 		 * know it and then never delivers a signal to this wait.
 		 */
 		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + deadline - rt_now_ns(CLOCK_MONOTONIC));
-		if (!sem_timedwait(&run->done, &ts))
+		if (!sem_timedwait(&run->done, &ts)) {
+			if (atomic_load(&run->stalled))
+				return -ETIMEDOUT;
 			finished++;
+		}
 		else if (errno == ETIMEDOUT)
 			return out->interrupted ? 0 : -ETIMEDOUT;
 		else if (errno != EINTR)
@@ -401,22 +448,18 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	out->start_ns = run->start_ns;
 
 	deadline = run->start_ns + cfg->mode->worst_case_ns(cfg) + WATCHDOG_GRACE_NS;
+	ret = mig_watch_start(run);
+	if (ret) {
+		atomic_store(&run->stop, true);
+		snprintf(err, len, "starting the watchdog thread: %s", strerror(-ret));
+		return ret;
+	}
 	ret = wait_threads(run, started, deadline, out);
+	mig_watch_stop(run, ret != -ETIMEDOUT);
 	if (run->tracer)
 		rt_tracer_stop(run->tracer);
 	if (ret == -ETIMEDOUT) {
-		const struct mig_thread *t = run->threads;
-
-		while (atomic_load(&t->finished))
-			t++;
-		out->stuck = t->id;
-		atomic_store(&run->stop, true);
-		snprintf(err, len,
-			 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
-			 "of the start; %llu lock steps done",
-			 t->id, (int)t->tid, cfg->base_prio + t->id,
-			 (double)(deadline - run->start_ns) / RT_NSEC_PER_SEC,
-			 (unsigned long long)atomic_load(&t->steps));
+		report_stuck(run, deadline, out, err, len);
 		return ret;
 	}
 	if (ret) {

@@ -55,11 +55,16 @@ check "the run says how long it measured" grep -qE '^measured [0-9.]+ s \(durati
 ./migrate -c 0 -b 20 -t 3 -d 2 -q >/dev/null 2>&1 &
 pid=$!
 sleep 1
-# (each priority once: a sanitizer's own thread takes the main thread's)
-prios=$(for s in /proc/$pid/task/*/stat; do awk '{print $40}' "$s"; done 2>/dev/null | sort -un | tr '\n' ' ')
+# (each priority once: a sanitizer's own thread takes the main thread's);
+# field 40 is the RT priority, 41 the policy (1 SCHED_FIFO, 0 SCHED_OTHER)
+stats=$(cat /proc/$pid/task/*/stat 2>/dev/null)
+prios=$(awk '$41 == 1 {print $40}' <<<"$stats" | sort -un | tr '\n' ' ')
+others=$(awk '$41 == 0' <<<"$stats" | wc -l)
 wait $pid
 ok $(( $? == 0 ? 0 : 1 )) "the -b run ended well"
 check "-b 20 -t 3: SCHED_FIFO priorities are 20 21 22 and 23 (got: $prios)" test "$prios" = "20 21 22 23 "
+check "the progress watchdog runs SCHED_OTHER, below every benchmark thread ($others)" \
+	test "$others" -ge 1
 
 # -h and -V
 run_bounded 10 ./migrate -h

@@ -46,5 +46,35 @@ echo THAWED >"$cg/freezer.state"
 wait $pid
 rc=$?
 ok $(( rc == 3 ? 0 : 1 )) "a frozen thread: the watchdog ends the run, exit 3 (got $rc)"
-check "  naming the thread that did not finish" grep -qE '^migrate: watchdog: thread [0-9]+ \(tid [0-9]+, SCHED_FIFO [0-9]+\) did not finish within [0-9.]+ s of the start' "$TMP/err"
+# the deadline, or the progress watchdog when the frozen thread held the lock
+check "  naming the thread that did not finish" grep -qE "^migrate: watchdog: (thread [0-9]+ \(tid $victim, SCHED_FIFO [0-9]+\) did not finish within [0-9.]+ s of the start|no lock step for [0-9.]+ s: thread [0-9]+ \(tid $victim, )" "$TMP/err"
+check "  and no table" test "$(grep -c '^total:' "$TMP/out")" -eq 0
+
+# every benchmark thread frozen: no lock step at all. The progress watchdog
+# (not the deadline, 3000 loops away) ends the run and names the thread
+# that holds the lock, or one outside the locks.
+./migrate -m lockstep -L 3000 -t 3 -c 0 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for i in $(seq 200); do
+	[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 4 ] && break
+	sleep 0.02
+done
+sleep 0.3
+# the main thread is the first task; the three benchmark threads follow
+for tid in $(ls /proc/$pid/task | sort -n | sed -n 2,4p); do
+	echo "$tid" >"$cg/tasks"
+done
+echo FROZEN >"$cg/freezer.state"
+for i in $(seq 300); do
+	grep -q 'watchdog' "$TMP/err" 2>/dev/null && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+echo THAWED >"$cg/freezer.state"
+wait $pid
+rc=$?
+ok $(( rc == 3 ? 0 : 1 )) "every thread frozen: the progress watchdog ends the run, exit 3 (got $rc)"
+check "  saying how long no step was made, and which thread the others wait for" \
+	grep -qE '^migrate: watchdog: no lock step for [5-9]\.[0-9] s: thread [0-2] \(tid [0-9]+, SCHED_FIFO [1-3]\) (holds lock 0 and does not let go|is stuck outside the locks); [0-9]+ lock steps done$' "$TMP/err"
+[ "$?" -eq 0 ] || diag "$TMP/err"
 check "  and no table" test "$(grep -c '^total:' "$TMP/out")" -eq 0
