@@ -24,27 +24,43 @@ cleanup() {
 }
 trap 'cleanup; rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
 
-# lockstep: every thread takes every lock; freezing one stalls the others too
-# -c 0: the threads keep CPU 0 busy, this script runs on the other
-./migrate -m lockstep -L 300 -t 3 -c 0 >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-# the benchmark threads exist: the main thread and three more
-for i in $(seq 200); do
-	[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 4 ] && break
-	sleep 0.02
-done
-victim=$(ls /proc/$pid/task | sort -n | sed -n 3p)	# the second benchmark thread
-echo "$victim" >"$cg/tasks" && echo FROZEN >"$cg/freezer.state"
-# the watchdog speaks once its deadline passed; a frozen thread cannot die
-# before it is thawed, so thaw it then
-for i in $(seq 300); do
-	grep -q 'watchdog' "$TMP/err" 2>/dev/null && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.1
-done
-echo THAWED >"$cg/freezer.state"
-wait $pid
-rc=$?
+# start_frozen LOOPS TASKS: a lockstep run on CPU 0 (this script runs on the
+# other) with the tasks TASKS (sed lines of its task list in tid order: 1 is
+# the main thread, 2-4 the benchmark threads) frozen once they exist; sets
+# pid and frozen (their tids)
+start_frozen() {
+	./migrate -m lockstep -L "$1" -t 3 -c 0 >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for i in $(seq 200); do
+		[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 4 ] && break
+		sleep 0.02
+	done
+	sleep 0.3
+	frozen=$(ls /proc/$pid/task | sort -n | sed -n "$2p")
+	for tid in $frozen; do
+		echo "$tid" >"$cg/tasks"
+	done
+	echo FROZEN >"$cg/freezer.state"
+}
+
+# await_watchdog: the run's exit status in rc, once the watchdog has spoken;
+# a frozen thread cannot die before it is thawed, so thaw it then
+await_watchdog() {
+	for i in $(seq 300); do
+		grep -q 'watchdog' "$TMP/err" 2>/dev/null && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	echo THAWED >"$cg/freezer.state"
+	wait $pid
+	rc=$?
+}
+
+# lockstep: every thread takes every lock; freezing one stalls the others
+# once it holds a lock, else once they are done
+start_frozen 300 3
+victim=$frozen
+await_watchdog
 ok $(( rc == 3 ? 0 : 1 )) "a frozen thread: the watchdog ends the run, exit 3 (got $rc)"
 # the deadline, or the progress watchdog when the frozen thread held the lock
 check "  naming the thread that did not finish" grep -qE "^migrate: watchdog: (thread [0-9]+ \(tid $victim, SCHED_FIFO [0-9]+\) did not finish within [0-9.]+ s of the start|no lock step for [0-9.]+ s: thread [0-9]+ \(tid $victim, )" "$TMP/err"
@@ -53,26 +69,8 @@ check "  and no table" test "$(grep -c '^total:' "$TMP/out")" -eq 0
 # every benchmark thread frozen: no lock step at all. The progress watchdog
 # (not the deadline, 3000 loops away) ends the run and names the thread
 # that holds the lock, or one outside the locks.
-./migrate -m lockstep -L 3000 -t 3 -c 0 >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-for i in $(seq 200); do
-	[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 4 ] && break
-	sleep 0.02
-done
-sleep 0.3
-# the main thread is the first task; the three benchmark threads follow
-for tid in $(ls /proc/$pid/task | sort -n | sed -n 2,4p); do
-	echo "$tid" >"$cg/tasks"
-done
-echo FROZEN >"$cg/freezer.state"
-for i in $(seq 300); do
-	grep -q 'watchdog' "$TMP/err" 2>/dev/null && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.1
-done
-echo THAWED >"$cg/freezer.state"
-wait $pid
-rc=$?
+start_frozen 3000 2,4
+await_watchdog
 ok $(( rc == 3 ? 0 : 1 )) "every thread frozen: the progress watchdog ends the run, exit 3 (got $rc)"
 check "  saying how long no step was made, and which thread the others wait for" \
 	grep -qE '^migrate: watchdog: no lock step for [5-9]\.[0-9] s: thread [0-2] \(tid [0-9]+, SCHED_FIFO [1-3]\) (holds lock 0 and does not let go|is stuck outside the locks); [0-9]+ lock steps done$' "$TMP/err"
