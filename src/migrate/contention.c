@@ -59,7 +59,7 @@ static int contention_body(struct mig_run *run, struct mig_thread *t)
 			if (ret)
 				return ret;
 		}
-		t->iterations++;
+		mig_iteration_done(t);
 	}
 }
 

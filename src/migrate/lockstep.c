@@ -41,7 +41,7 @@ static int lockstep_body(struct mig_run *run, struct mig_thread *t)
 			if (ret)
 				return ret;
 		}
-		t->iterations++;
+		mig_iteration_done(t);
 	}
 	return 0;
 }

@@ -412,10 +412,11 @@ int main(int argc, char **argv)
 		for (r = 0; r < cfg.common.repeat; r++)
 			free(outs[r].windows);
 	}
-	rt_tracemark_close();
 	ret = outs[cfg.common.repeat - 1].interrupted;
+	/* threads still run: nothing freed or closed under them (their trace_marker) */
 	if (ret && outs[cfg.common.repeat - 1].unfinished)
-		cli_exit_running(128 + ret);	/* threads still run: nothing freed under them */
+		cli_exit_running(128 + ret);
+	rt_tracemark_close();
 	if (ret)
 		exit(128 + ret);
 	numa_free_cpumask(cfg.cpus);

@@ -43,14 +43,17 @@ struct mig_thread {
 	pthread_t thread;
 	pid_t tid;
 	struct rt_counters start, end;	/* read by the thread itself */
-	uint64_t iterations;		/* completed passes of the mode's loop */
-	uint64_t cpu_changes;		/* sched_getcpu() changes seen */
+	/* read by the main thread while the thread may still run, after a signal */
+	atomic_uint_fast64_t iterations;	/* completed passes of the mode's loop */
+	atomic_uint_fast64_t cpu_changes;	/* sched_getcpu() changes seen */
 	int last_cpu;
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
 	int64_t win_start, win_end;	/* around its two counter readings */
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
 	atomic_int holds;		/* for the watchdog: the lock it holds + 1, or 0 */
 	atomic_bool waiting;		/* for the watchdog: in a lock or barrier wait */
+	atomic_bool end_claimed;	/* its end is being read: by itself, or by main */
+	bool abandoned;			/* main read its end: it ran on past the signal's grace */
 	atomic_bool finished;		/* its end counters are read */
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
@@ -98,6 +101,14 @@ int mig_take(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock,
 int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t units);
 int mig_fail(struct mig_thread *t, const char *what, int err);
 int mig_wait(struct mig_thread *t, pthread_barrier_t *b);
+
+/* One more pass of the mode's loop; only the thread itself counts. */
+static inline void mig_iteration_done(struct mig_thread *t)
+{
+	atomic_store_explicit(&t->iterations,
+			      atomic_load_explicit(&t->iterations, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
 
 /* watch.c: the progress watchdog */
 int64_t mig_stall_ns(const struct mig_cfg *cfg);

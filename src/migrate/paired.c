@@ -143,7 +143,7 @@ static int paired_body(struct mig_run *run, struct mig_thread *t)
 			ret = owner_pass(run, t, p, (uint64_t)iter);
 		if (ret)
 			return ret;
-		t->iterations++;
+		mig_iteration_done(t);
 	}
 	return 0;
 }

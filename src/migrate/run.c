@@ -38,7 +38,10 @@ static void note_cpu(struct mig_thread *t)
 
 	if (cpu >= 0 && cpu != t->last_cpu) {
 		if (t->last_cpu >= 0)
-			t->cpu_changes++;
+			atomic_store_explicit(&t->cpu_changes,
+					      atomic_load_explicit(&t->cpu_changes,
+								   memory_order_relaxed) + 1,
+					      memory_order_relaxed);
 		t->last_cpu = cpu;
 	}
 }
@@ -166,11 +169,14 @@ static void *thread_main(void *arg)
 	}
 	if (!t->err)
 		run->cfg->mode->body(run, t);
-	t->end_ns = rt_now_ns(CLOCK_MONOTONIC);
-	ret = rt_procstat_read(run->proc_root, t->tid, &t->end);
-	if (ret)
-		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
-	t->win_end = rt_now_ns(CLOCK_MONOTONIC);
+	/* after a signal's grace the main thread may have read the end for us */
+	if (!atomic_exchange(&t->end_claimed, true)) {
+		t->end_ns = rt_now_ns(CLOCK_MONOTONIC);
+		ret = rt_procstat_read(run->proc_root, t->tid, &t->end);
+		if (ret)
+			mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
+		t->win_end = rt_now_ns(CLOCK_MONOTONIC);
+	}
 out:
 	atomic_store(&t->finished, true);
 	sem_post(&run->done);
@@ -279,8 +285,8 @@ static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outco
 }
 
 /*
- * Sleep through the run (contention), then wait for the threads to end,
- * until @deadline. Without periodic wake-ups: the main thread runs above
+ * Wait through the run (contention), then for the threads to end, until
+ * @deadline. Without periodic wake-ups: the main thread runs above
  * the benchmark threads, and waking during the run would preempt one of
  * them and show up in the table. A signal ends the sleep and the wait
  * (no SA_RESTART): the run is stopped and the threads get SIGNAL_GRACE_NS.
@@ -292,54 +298,66 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 			struct mig_outcome *out)
 {
 	const struct mig_cfg *cfg = run->cfg;
+	bool measuring = cfg->duration_ns > 0;
 	struct timespec ts;
 	int finished = 0;
+	int64_t until;
 
-	if (cfg->duration_ns) {
-		while (rt_sleep_until_intr(run->start_ns + cfg->duration_ns) == -EINTR &&
-		       !signalled(run))
-			;
-		atomic_store(&run->stop, true);
-	}
 	for (;;) {
 		cli_exit_if_asked();
 		if (signalled(run) && !out->interrupted) {
 			int64_t grace = rt_now_ns(CLOCK_MONOTONIC) + SIGNAL_GRACE_NS;
 
 			out->interrupted = *run->interrupted;
+			measuring = false;
 			atomic_store(&run->stop, true);
 			deadline = grace < deadline ? grace : deadline;
 		}
 		if (finished == started)
 			return 0;
+		until = measuring ? run->start_ns + cfg->duration_ns : deadline;
 		/*
-		 * sem_timedwait() takes CLOCK_REALTIME; sem_clockwait() would take
-		 * the monotonic deadline as it is, but ThreadSanitizer does not
-		 * know it and then never delivers a signal to this wait.
+		 * One wait for the duration and for the ends, which a signal
+		 * interrupts: sem_timedwait() takes CLOCK_REALTIME; neither
+		 * sem_clockwait() nor clock_nanosleep() would do, as
+		 * ThreadSanitizer does not treat them as blocking calls and
+		 * holds back a signal that arrives during them until they end.
 		 */
-		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + deadline - rt_now_ns(CLOCK_MONOTONIC));
+		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + until - rt_now_ns(CLOCK_MONOTONIC));
 		if (!sem_timedwait(&run->done, &ts)) {
 			if (atomic_load(&run->stalled))
 				return -ETIMEDOUT;
 			finished++;
-		}
-		else if (errno == ETIMEDOUT)
+		} else if (errno == ETIMEDOUT && !measuring) {
 			return out->interrupted ? 0 : -ETIMEDOUT;
-		else if (errno != EINTR)
+		} else if (errno != ETIMEDOUT && errno != EINTR) {
 			return -errno;
+		}
+		/* the duration is over, or a thread ended early (it failed) */
+		if (measuring && (finished || rt_now_ns(CLOCK_MONOTONIC) >= until)) {
+			measuring = false;
+			atomic_store(&run->stop, true);
+		}
 	}
 }
 
 /* The end counters of threads still running after a signal's grace, read by main. */
 static void read_unfinished(struct mig_run *run, struct mig_outcome *out)
 {
-	int i;
+	int i, n;
 
 	for (i = 0; i < run->cfg->nr_threads; i++) {
 		struct mig_thread *t = &run->threads[i];
 
 		if (atomic_load(&t->finished))
 			continue;
+		if (atomic_exchange(&t->end_claimed, true)) {
+			/* it is reading its own end: microseconds; a sleep lets it run */
+			for (n = 0; n < 10000 && !atomic_load(&t->finished); n++)
+				rt_sleep_ns(10000);
+			continue;
+		}
+		t->abandoned = true;
 		out->unfinished++;
 		t->end_ns = t->win_end = rt_now_ns(CLOCK_MONOTONIC);
 		if (rt_procstat_read(run->proc_root, t->tid, &t->end))
@@ -380,7 +398,7 @@ static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome
 		rows[i].vol = d.vol;
 		rows[i].nonvol = d.nonvol;
 		rows[i].migrated = d.migrations;
-		rows[i].iterations = t->iterations;
+		rows[i].iterations = atomic_load_explicit(&t->iterations, memory_order_relaxed);
 		if (t->end_ns > out->end_ns)
 			out->end_ns = t->end_ns;
 		if (out->windows)
@@ -389,7 +407,8 @@ static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome
 	}
 	if (!out->migrations_from_proc) {
 		for (i = 0; i < run->cfg->nr_threads; i++)
-			rows[i].migrated = run->threads[i].cpu_changes;
+			rows[i].migrated = atomic_load_explicit(&run->threads[i].cpu_changes,
+								memory_order_relaxed);
 	}
 }
 
@@ -471,7 +490,7 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	for (i = 0; i < cfg->nr_threads; i++) {
 		const struct mig_thread *t = &run->threads[i];
 
-		if (t->err) {
+		if (!t->abandoned && t->err) {
 			snprintf(err, len, "thread %d: %s: %s", i, t->err_what, strerror(-t->err));
 			return t->err;
 		}
