@@ -6,6 +6,8 @@
 #   make run        install missing dependencies, build, run the default benchmark
 #   make bench      print measured speed and accuracy figures (as root)
 #   make install    install programs and man pages under $(DESTDIR)$(prefix)
+#   make static     statically linked programs for a VM's initramfs (static/)
+#   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
 #
 # CFLAGS from the command line or the environment are kept; V=1 shows commands.
 
@@ -66,7 +68,7 @@ SAN_CC ?= clang
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
-	check-asan check-tsan analyze static
+	check-asan check-tsan analyze static reproduce
 all: check-deps $(PROGRAMS)
 
 # Stop early, naming the package to install, when pkg-config cannot find a dependency.
@@ -110,6 +112,12 @@ $(STATIC_PROGRAMS):
 		{ grep -v -e "in function .load_plugin.:" -e "in function .affinity_ip.:" \
 			-e "requires at runtime the shared libraries" || true; } >&2; \
 		test $${PIPESTATUS[0]} -eq 0
+
+# The 2010 result again: two kernels built from Debian's linux-source-6.1,
+# with and without commit 43fa5460fe60, each booted with 4 virtual CPUs
+# (scripts/reproduce; results in results/reproduction/, as root).
+reproduce: deps static
+	$(Q)scripts/reproduce
 
 tests/unit/test_%: tests/unit/test_%.c $(LIB)
 	@$(if $(Q),echo "  CC      $@";)

@@ -33,16 +33,19 @@ def cache_dir(*parts):
     return os.path.join(base, *parts)
 
 
-def fetch_deb(pkg, member):
+def fetch_deb(pkg, member, say=None):
     """Folder in the cache holding MEMBER (e.g. ./boot) of Debian package PKG.
 
     Fetched with apt-get download and unpacked into a temporary folder that
     is renamed into place when complete; reused when already there. None if
-    the package holds no MEMBER (a metapackage, say).
+    the package holds no MEMBER (a metapackage, say). SAY, when given, is
+    told before a download.
     """
     where = cache_dir("packages", pkg)
     if os.path.exists(os.path.join(where, member)):
         return where
+    if say:
+        say(f"fetching {pkg} with apt-get download")
     tmp = f"{where}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)

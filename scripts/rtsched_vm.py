@@ -142,9 +142,10 @@ def boot(cmd, timeout, on_line=None, ready_marker=None, ready_timeout=None):
     Kills the guest after TIMEOUT seconds, or after READY_TIMEOUT seconds if
     READY_MARKER has not been printed by then (a guest that never boots).
     Returns (exit status or None when killed, console text, seconds, why
-    killed or None).
+    killed or None); boot.ready_after is then the seconds to READY_MARKER.
     """
     t0 = time.monotonic()
+    boot.ready_after = None
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
@@ -158,7 +159,8 @@ def boot(cmd, timeout, on_line=None, ready_marker=None, ready_timeout=None):
         for raw in proc.stdout:
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
             console.append(line)
-            if ready_marker and ready_marker in line:
+            if ready_marker and ready_marker in line and not ready.is_set():
+                boot.ready_after = time.monotonic() - t0
                 ready.set()
             if on_line:
                 on_line(line)
