@@ -98,3 +98,21 @@ check "--jobs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -e
 run_bounded 10 $V post-43fa5460
 check "an unknown variant: exit 2, naming the ones there are" \
 	grep -q "invalid variant 'post-43fa5460': expected stock or pre-43fa5460" "$TMP/err"
+
+# --- what a build needs, refused before anything is unpacked or built
+mkdir -p "$TMP/nobin" "$TMP/cache"
+run_bounded 30 env PATH="$TMP/nobin" RTSCHED_CACHE="$TMP/cache" /usr/bin/python3 $V stock
+check "no compiler, make, bison ...: exit 4 (got $rc), naming them and the packages" \
+	bash -c "[ $rc -eq 4 ] && grep -q 'missing build tools: make gcc bc bison flex' '$TMP/err' && grep -q 'apt-get install build-essential' '$TMP/err'"
+if mkdir -p "$TMP/small" && mount -t tmpfs -o size=16m tmpfs "$TMP/small" 2>/dev/null; then
+	run_bounded 30 env RTSCHED_CACHE="$TMP/small" $V stock
+	umount "$TMP/small"
+	check "a cache with 16 MiB free: exit 4 (got $rc), saying how much is needed" \
+		bash -c "[ $rc -eq 4 ] && grep -q 'not enough disk in $TMP/small: 0.0 GiB free, a kernel build needs 8 GiB' '$TMP/err'"
+else
+	ok 1 "a tmpfs for the disk-space check could be mounted"
+fi
+run_bounded 120 env RTSCHED_CACHE="$TMP/cache" $V --source-package linux-source-0.0 stock
+check "a source package that does not exist: exit 4 (got $rc), one line" \
+	bash -c "[ $rc -eq 4 ] && grep -q 'cannot fetch package linux-source-0.0' '$TMP/err'"
+check "  and nothing left in the cache but empty folders" test -z "$(find "$TMP/cache" -type f)"
