@@ -44,6 +44,22 @@ static int attr_policy(pthread_attr_t *attr, int policy, int prio)
 }
 
 /**
+ * rt_sched_leave - the calling thread's RT part is over: make it SCHED_OTHER
+ *
+ * For a benchmark thread whose measured part is over and which only has
+ * its exit left. Under ThreadSanitizer the exit takes the runtime's spin
+ * locks, which spin with sched_yield(): a thread ending at a high RT
+ * priority would spin for ever above a lower-priority thread holding one on
+ * the same CPU. Nothing measured changes; a failure is ignored.
+ */
+void rt_sched_leave(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+}
+
+/**
  * rt_sched_attr_fifo - have threads created with @attr start as SCHED_FIFO @prio
  *
  * The thread then never runs a single instruction under another policy.

@@ -180,6 +180,7 @@ static void *thread_main(void *arg)
 out:
 	atomic_store(&t->finished, true);
 	sem_post(&run->done);
+	rt_sched_leave();
 	return NULL;
 }
 

@@ -9,6 +9,7 @@
 
 #include "pi_stress.h"
 #include "rt_clock.h"
+#include "rt_sched.h"
 #include "rt_sync.h"
 
 static int fail(struct pis_thread *t, const char *what, int err)
@@ -162,5 +163,6 @@ void *pis_thread_main(void *arg)
 	t->win_end = rt_now_ns(CLOCK_MONOTONIC);
 out:
 	atomic_store(&t->finished, true);
+	rt_sched_leave();
 	return NULL;
 }
