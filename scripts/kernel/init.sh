@@ -57,6 +57,8 @@ setup() {
 	mount -t devtmpfs devtmpfs /dev 2>/dev/null
 	mount -t tmpfs tmpfs /tmp
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	# the preemption mode of a PREEMPT_DYNAMIC kernel is in debugfs
+	mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 	. /rtsched/config
 	say "kernel $(uname -r), $(nproc) CPUs online, $CPUS wanted"
 	[ "$(nproc)" -eq "$CPUS" ] ||

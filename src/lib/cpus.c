@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +74,35 @@ struct bitmask *rt_cpus_usable(void)
 	return mask;
 }
 
+/*
+ * libnuma reads each number of a CPU list with strtoul() but checks it as an
+ * int: 4294967296 passes as 0, and "0-4294967296" then loops four billion
+ * times and yields a mask (found by fuzz_cpus). No CPU number has more than
+ * 9 digits: refuse longer ones, leading zeros aside, before libnuma sees
+ * them. Returns false, with the message set, for such a list.
+ */
+static bool numbers_in_range(const char *list)
+{
+	const char *p = list, *start;
+
+	while (*p) {
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		while (*p == '0' && p[1] >= '0' && p[1] <= '9')
+			p++;
+		for (start = p; *p >= '0' && *p <= '9'; p++)
+			;
+		if (p - start > 9) {
+			snprintf(numa_message, sizeof(numa_message),
+				 "cpu argument %.*s out of range", (int)(p - start), start);
+			return false;
+		}
+	}
+	return true;
+}
+
 /**
  * rt_cpus_parse - parse a CPU list ("0-3,6", "all", "!1") with libnuma
  * @usable: the CPUs the list may name
@@ -89,6 +119,10 @@ struct bitmask *rt_cpus_parse(const char *list, const struct bitmask *usable, in
 
 	*bad_cpu = -1;
 	numa_message[0] = '\0';
+	if (!numbers_in_range(list)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	mask = numa_parse_cpustring_all(list);
 	if (!mask) {
 		errno = EINVAL;

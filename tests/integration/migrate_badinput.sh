@@ -31,6 +31,7 @@ bad_inputs migrate <<'CASES'
 -c abc|2|invalid --cpus 'abc': expected a CPU list such as 0-3,6 \(libnuma: .*\); usable CPUs: 
 -c 100000|2|invalid --cpus '100000': expected a CPU list
 -c ,|2|invalid --cpus ','
+-c 0-4294967296|2|invalid --cpus '0-4294967296': expected a CPU list such as 0-3,6 \(libnuma: cpu argument 4294967296 out of range\)
 -z|2|unknown option '-z'; see migrate --help
 --bogus|2|unknown option '--bogus'; see migrate --help
 --pi=1|2|option '--pi=1' takes no value
