@@ -134,12 +134,27 @@ void cli_init(const char *name)
 	prog = name;
 }
 
+/*
+ * One line on stderr, whatever the message quotes: a value given with a
+ * newline or another control character in it is shown escaped (\n, \x01).
+ */
 static void __attribute__((format(printf, 2, 0))) vsay(const char *prefix, const char *fmt,
 							va_list ap)
 {
+	char line[2048];
+	const unsigned char *c;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
 	fflush(stdout);
 	fprintf(stderr, "%s: %s", prog, prefix);
-	vfprintf(stderr, fmt, ap);
+	for (c = (const unsigned char *)line; *c; c++) {
+		if (*c == '\n')
+			fputs("\\n", stderr);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(stderr, "\\x%02x", *c);
+		else
+			fputc(*c, stderr);
+	}
 	fputc('\n', stderr);
 }
 

@@ -43,6 +43,14 @@ foo|2|unexpected argument 'foo': migrate takes options only
 -m paired -t 1|2|--mode paired needs one thread per lock plus the highest
 CASES
 
+# A value with a newline or a tab in it: still one line, the characters escaped
+run_bounded 10 ./migrate -u "$(printf '2\nms')"
+check "-u '2<newline>ms': exit 2, one line, the newline shown as \\n" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -qF \"invalid --unit '2\\nms'\" '$TMP/err'"
+run_bounded 10 ./migrate -d "$(printf '1\t')"
+check "-d '1<tab>': exit 2, one line, the tab shown as \\x09" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -qF \"invalid --duration '1\\x09'\" '$TMP/err'"
+
 # A CPU this process may not use: confine the test to the first CPU
 if [ "$NCPUS" -ge 2 ]; then
 	run_bounded 10 taskset -c 0 ./migrate -c 1
