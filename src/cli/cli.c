@@ -177,11 +177,36 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 }
 
 /**
- * cli_common_option - handle -c, -q, -r, --json, --trace*, -h or -V; false for any other
+ * cli_bad_option - exit 2 for what getopt_long() returned as ':' or '?'
  *
- * -h and -V print and exit 0; a bad -c list exits 2.
+ * @short_options must start with ':' so that a missing value is told apart.
  */
-bool cli_common_option(struct cli_common *co, int c, const char *arg)
+static void __attribute__((noreturn)) cli_bad_option(int c, char **argv,
+						   const char *short_options)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		cli_die(EXIT_USAGE, "option '%s' needs a value; see %s --help", arg, prog);
+	/* "--pi=3": getopt reports a known flag given a value */
+	if (optopt && strchr(short_options, optopt) && arg[0] == '-' && arg[1] == '-')
+		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, prog);
+	if (optopt && optopt < 256)
+		cli_die(EXIT_USAGE, "unknown option '-%c'; see %s --help", optopt, prog);
+	if (optopt)
+		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, prog);
+	cli_die(EXIT_USAGE, "unknown option '%s'; see %s --help", arg, prog);
+}
+
+/**
+ * cli_common_option - handle -c, -q, -r, --json, --trace*, -h or -V, the
+ * options every program has; any other @c is a bad option: exit 2 saying why
+ *
+ * -h and -V print and exit 0; a bad -c list exits 2. @argv and
+ * @short_options are the program's, for the message.
+ */
+void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
+		       const char *short_options)
 {
 	static const struct rt_optspec repeat = { "--repeat", RT_OPT_INT, 1, 10000, 0 };
 	static const struct rt_optspec buffer = { "--trace-buffer", RT_OPT_INT, 64,
@@ -190,31 +215,31 @@ bool cli_common_option(struct cli_common *co, int c, const char *arg)
 	switch (c) {
 	case 'r':
 		co->repeat = (int)cli_opt(&repeat, arg);
-		return true;
+		return;
 	case CLI_OPT_JSON:
 		if (!*arg)
 			cli_die(EXIT_USAGE, "invalid --json '': expected a file name, or - for "
 				"standard output");
 		co->json = arg;
-		return true;
+		return;
 	case CLI_OPT_TRACE:
 		co->trace = true;
-		return true;
+		return;
 	case CLI_OPT_TRACE_OUT:
 		co->trace = true;
 		co->trace_out = arg;
-		return true;
+		return;
 	case CLI_OPT_TRACE_BUFFER:
 		co->trace_buffer_kb = cli_opt(&buffer, arg);
-		return true;
+		return;
 	case 'c':
 		if (co->cpus)
 			numa_free_cpumask(co->cpus);
 		co->cpus = cli_cpus(arg, co->usable);
-		return true;
+		return;
 	case 'q':
 		co->quiet = true;
-		return true;
+		return;
 	case 'h':
 		co->usage(stdout);
 		exit(EXIT_RAN);
@@ -222,14 +247,18 @@ bool cli_common_option(struct cli_common *co, int c, const char *arg)
 		printf("%s (rtsched) %s\n", prog, RT_VERSION);
 		exit(EXIT_RAN);
 	}
-	return false;
+	cli_bad_option(c, argv, short_options);
 }
 
 /**
- * cli_common_cpus - the CPUs to run on once parsing is over: -c, or the usable ones
+ * cli_common_done - parsing is over: exit 2 if arguments follow the options;
+ * the CPUs to run on: -c, or the usable ones
  */
-struct bitmask *cli_common_cpus(struct cli_common *co)
+struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv)
 {
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "unexpected argument '%s': %s takes options only; see %s --help",
+			argv[optind], prog, prog);
 	if (!co->cpus)
 		return co->usable;
 	numa_free_cpumask(co->usable);
@@ -318,36 +347,6 @@ struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable)
 		*why ? " (libnuma: " : "", why, *why ? ")" : "", have);
 }
 
-/**
- * cli_bad_option - exit 2 for what getopt_long() returned as ':' or '?'
- *
- * @short_options must start with ':' so that a missing value is told apart.
- */
-void cli_bad_option(int c, char **argv, const char *short_options)
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':')
-		cli_die(EXIT_USAGE, "option '%s' needs a value; see %s --help", arg, prog);
-	/* "--pi=3": getopt reports a known flag given a value */
-	if (optopt && strchr(short_options, optopt) && arg[0] == '-' && arg[1] == '-')
-		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, prog);
-	if (optopt && optopt < 256)
-		cli_die(EXIT_USAGE, "unknown option '-%c'; see %s --help", optopt, prog);
-	if (optopt)
-		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, prog);
-	cli_die(EXIT_USAGE, "unknown option '%s'; see %s --help", arg, prog);
-}
-
-/**
- * cli_extra_args - exit 2 when arguments follow the options
- */
-void cli_extra_args(int argc, char **argv)
-{
-	if (optind < argc)
-		cli_die(EXIT_USAGE, "unexpected argument '%s': %s takes options only; see %s --help",
-			argv[optind], prog, prog);
-}
 
 /**
  * cli_no_rt_privilege - exit 4 saying what would grant SCHED_FIFO at @prio here

@@ -61,15 +61,14 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 
 void cli_init(const char *prog);
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
-bool cli_common_option(struct cli_common *co, int c, const char *arg);
-struct bitmask *cli_common_cpus(struct cli_common *co);
+void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
+		       const char *short_options);
+struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv);
 void cli_print_table(const struct rt_row *rows, size_t n, const char *caption);
 void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t cli_opt(const struct rt_optspec *spec, const char *arg);
 struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable);
-void cli_bad_option(int c, char **argv, const char *short_options) __attribute__((noreturn));
-void cli_extra_args(int argc, char **argv);
 void cli_no_rt_privilege(int prio, int err) __attribute__((noreturn));
 void cli_print_kernel(FILE *out);
 

@@ -133,6 +133,22 @@ static void json_system(struct rt_json *j, const struct bitmask *cpus)
 }
 
 /**
+ * cli_result_config_end - the settings every program has, and the end of "config"
+ */
+void cli_result_config_end(struct rt_json *j, const struct cli_common *co, int base_prio,
+			   const struct bitmask *cpus)
+{
+	char buf[256];
+
+	rt_cpus_format(cpus, buf, sizeof(buf));
+	rt_json_int(j, "base_prio", base_prio);
+	rt_json_str(j, "cpus", buf);
+	rt_json_int(j, "repeat", co->repeat);
+	rt_json_bool(j, "trace", co->trace);
+	rt_json_end(j);
+}
+
+/**
  * cli_result_begin - start the document: who wrote it, how, and where
  *
  * Returns the writer for the program's own fields, or NULL without --json.

@@ -14,6 +14,8 @@
 #include "rt_json.h"
 #include "rt_report.h"
 
+struct cli_common;
+
 #define RESULT_SCHEMA "rtsched-result/1"
 
 struct cli_result {
@@ -27,6 +29,8 @@ struct cli_result {
 void cli_result_open(struct cli_result *r, const char *path);
 struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int argc, char **argv,
 				 const struct bitmask *cpus);
+void cli_result_config_end(struct rt_json *j, const struct cli_common *co, int base_prio,
+			   const struct bitmask *cpus);
 void cli_result_commit(struct cli_result *r, int return_code);
 void cli_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n);
 void cli_json_summary(struct rt_json *j, const struct rt_row *runs, size_t nruns, size_t nrows);

@@ -139,12 +139,10 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		default:
-			if (!cli_common_option(&cfg->common, c, optarg))
-				cli_bad_option(c, argv, short_options);
+			cli_common_option(&cfg->common, c, optarg, argv, short_options);
 		}
 	}
-	cli_extra_args(argc, argv);
-	cfg->cpus = cli_common_cpus(&cfg->common);
+	cfg->cpus = cli_common_done(&cfg->common, argc, argv);
 	if (cfg->mode->configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
@@ -250,12 +248,10 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 {
 	struct rt_json *j = cli_result_begin(res, "migrate", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_threads;
-	char cpus[256];
 	int r;
 
 	if (!j)
 		return;
-	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
 	rt_json_object(j, "config");
 	rt_json_str(j, "mode", cfg->mode->name);
 	rt_json_int(j, "threads", cfg->nr_threads);
@@ -265,11 +261,7 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 	rt_json_int_or_null(j, "loops", cfg->loops, cfg->duration_ns == 0);
 	rt_json_int(j, "unit_ns", cfg->unit_ns);
 	rt_json_uint(j, "unit_loops", work->loops_per_unit);
-	rt_json_int(j, "base_prio", cfg->base_prio);
-	rt_json_str(j, "cpus", cpus);
-	rt_json_int(j, "repeat", cfg->common.repeat);
-	rt_json_bool(j, "trace", cfg->common.trace);
-	rt_json_end(j);
+	cli_result_config_end(j, &cfg->common, cfg->base_prio, cfg->cpus);
 	rt_json_str(j, "migrations_source",
 		    outs[0].migrations_from_proc ? "se.nr_migrations" : "sched_getcpu");
 	rt_json_array(j, "runs");

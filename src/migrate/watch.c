@@ -134,7 +134,9 @@ void mig_watch_stop(struct mig_run *run, bool wait)
 	if (!run->watching)
 		return;
 	sem_post(&run->watch_quit);
-	if (wait)
+	if (wait) {
 		pthread_join(run->watcher, NULL);
+		sem_destroy(&run->watch_quit);
+	}
 	run->watching = false;
 }

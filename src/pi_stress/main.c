@@ -163,12 +163,10 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		default:
-			if (!cli_common_option(&cfg->common, c, optarg))
-				cli_bad_option(c, argv, short_options);
+			cli_common_option(&cfg->common, c, optarg, argv, short_options);
 		}
 	}
-	cli_extra_args(argc, argv);
-	cfg->cpus = cli_common_cpus(&cfg->common);
+	cfg->cpus = cli_common_done(&cfg->common, argc, argv);
 	cap = group_capacity(cfg, why, sizeof(why));
 	if (!cfg->set_groups)
 		cfg->nr_groups = cfg->uniprocessor ? 1 : cap;
@@ -413,7 +411,6 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 {
 	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
-	char cpus[256];
 	double *v;
 	int r, g;
 
@@ -422,7 +419,6 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 	v = calloc((size_t)cfg->common.repeat, sizeof(*v));
 	if (!v)
 		cli_die(EXIT_SYSCALL, "out of memory");
-	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
 	rt_json_object(j, "config");
 	rt_json_int(j, "groups", cfg->nr_groups);
 	rt_json_int(j, "threads", (int64_t)n);
@@ -434,11 +430,7 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 	rt_json_int(j, "hold_ns", cfg->hold_ns);
 	rt_json_int(j, "wait_bound_ns", cfg->wait_bound_ns);
 	rt_json_bool(j, "wait_bound_enforced", cfg->enforce_bound);
-	rt_json_int(j, "base_prio", cfg->base_prio);
-	rt_json_str(j, "cpus", cpus);
-	rt_json_int(j, "repeat", cfg->common.repeat);
-	rt_json_bool(j, "trace", cfg->common.trace);
-	rt_json_end(j);
+	cli_result_config_end(j, &cfg->common, cfg->base_prio, cfg->cpus);
 	rt_json_array(j, "runs");
 	for (r = 0; r < cfg->common.repeat; r++) {
 		rt_json_object(j, NULL);
