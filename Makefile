@@ -5,7 +5,8 @@
 #   make check      install missing dependencies (as root), build, run the tests
 #   make run        install missing dependencies, build, run the default benchmark
 #   make bench      print measured speed and accuracy figures (as root)
-#   make install    install programs and man pages under $(DESTDIR)$(prefix)
+#   make install    install everything a user runs, as rtsched-NAME, under $(DESTDIR)$(prefix)
+#   make check-fresh  make run and make check in a minimal Debian 12 root (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
 #
@@ -17,6 +18,8 @@ VERSION := 0.1.0
 prefix ?= /usr/local
 bindir ?= $(prefix)/bin
 mandir ?= $(prefix)/share/man
+libexecdir ?= $(prefix)/libexec
+pkglibexecdir := $(libexecdir)/rtsched
 
 CC ?= cc
 AR ?= ar
@@ -24,7 +27,8 @@ PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 
 # The pkg-config name of each dependency and the packages that provide it.
-DEPS := libtracefs numa
+DEPS := libtraceevent libtracefs numa
+dep_hint_libtraceevent := libtraceevent-dev (Debian/Ubuntu) or libtraceevent-devel (Fedora)
 dep_hint_libtracefs := libtracefs-dev (Debian/Ubuntu) or libtracefs-devel (Fedora)
 dep_hint_numa := libnuma-dev (Debian/Ubuntu) or numactl-devel (Fedora)
 
@@ -68,7 +72,7 @@ SAN_CC ?= clang
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
-	check-asan check-tsan analyze static reproduce
+	check-asan check-tsan analyze static reproduce check-fresh
 all: check-deps $(PROGRAMS)
 
 # Stop early, naming the package to install, when pkg-config cannot find a dependency.
@@ -211,14 +215,52 @@ soak: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/soak
 
-install: all
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man8
-	install -m 0755 $(PROGRAMS) $(DESTDIR)$(bindir)/
-	install -m 0644 $(patsubst %,man/%.8,$(PROGRAMS)) $(DESTDIR)$(mandir)/man8/
+# Everything a user runs, under names that cannot collide with rt-tests
+# (which owns pi_stress and pi_stress(8)): rtsched-NAME for programs and
+# pages alike. The programs, the static programs for the guest, the scripts
+# with their modules and the published tables keep the tree's layout in
+# $(pkglibexecdir), so that each finds the others as in the tree; $(bindir)
+# holds links to them.
+SCRIPTS := batch compare plot kernel-matrix kernel-variant reproduce
+SCRIPT_FILES := $(addprefix scripts/,$(SCRIPTS)) $(wildcard scripts/rtsched_*.py) \
+	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config
+MAN_PAGES := $(wildcard man/*.[18])
+# bindir's links point into pkglibexecdir, relative so that DESTDIR keeps them right
+TO_LIBEXEC := $(shell realpath -m --relative-to=$(bindir) $(pkglibexecdir))
+# In the installed pages, the commands are named as installed (scripts/compare: rtsched-compare).
+MAN_SED := $(foreach s,$(SCRIPTS),-e 's,scripts/$(s)\b,rtsched-$(s),g') \
+	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /'
+
+install: all static
+	@$(if $(Q),echo "  INSTALL $(DESTDIR)$(prefix)";)
+	$(Q)d=$(DESTDIR)$(pkglibexecdir); \
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8 \
+		$$d/static $$d/scripts/kernel $$d/results/reference && \
+	install -m 0755 $(PROGRAMS) $$d/ && \
+	install -m 0755 $(STATIC_PROGRAMS) $$d/static/ && \
+	for f in $(SCRIPT_FILES); do \
+		case $$f in *.py|*.config) m=0644 ;; *) m=0755 ;; esac; \
+		install -m $$m $$f $$d/$$f || exit 1; \
+	done && \
+	install -m 0644 results/reference/*.json results/reference/README.md $$d/results/reference/ && \
+	for p in $(PROGRAMS); do ln -sfn $(TO_LIBEXEC)/$$p $(DESTDIR)$(bindir)/rtsched-$$p || exit 1; done && \
+	for s in $(SCRIPTS); do ln -sfn $(TO_LIBEXEC)/scripts/$$s $(DESTDIR)$(bindir)/rtsched-$$s || exit 1; done && \
+	for m in $(MAN_PAGES); do \
+		n=$${m#man/}; n=rtsched-$${n#rtsched-}; \
+		sed $(MAN_SED) $$m >$(DESTDIR)$(mandir)/man$${m##*.}/$$n || exit 1; \
+	done
 
 uninstall:
-	rm -f $(patsubst %,$(DESTDIR)$(bindir)/%,$(PROGRAMS))
-	rm -f $(patsubst %,$(DESTDIR)$(mandir)/man8/%.8,$(PROGRAMS))
+	$(Q)for n in $(PROGRAMS) $(SCRIPTS); do rm -f $(DESTDIR)$(bindir)/rtsched-$$n; done; \
+	for m in $(MAN_PAGES); do \
+		n=$${m#man/}; n=rtsched-$${n#rtsched-}; rm -f $(DESTDIR)$(mandir)/man$${m##*.}/$$n; \
+	done; \
+	rm -rf $(DESTDIR)$(pkglibexecdir)
+
+# The README's two commands where nothing is installed: a minimal Debian 12
+# root, make run and make check inside it (scripts/check-fresh, as root).
+check-fresh:
+	$(Q)scripts/check-fresh
 
 clean:
 	rm -f $(PROGRAMS) $(LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \

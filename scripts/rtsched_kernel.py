@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 CONFIG_FRAGMENT = os.path.join(HERE, "kernel", "rtsched-guest.config")
 
 VARIANTS = ("stock", "pre-43fa5460")

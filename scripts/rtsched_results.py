@@ -39,6 +39,19 @@ KNOWN_FIELDS = {
 }
 
 
+# Where the scripts run from: the source tree (scripts/ beside the Makefile),
+# or an installed rtsched, whose libexec folder keeps the tree's layout
+# without the Makefile (make install).
+TOP = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+IN_TREE = os.path.exists(os.path.join(TOP, "Makefile"))
+
+
+def results_dir(*parts):
+    """The default folder for results: results/ of the source tree, or of the
+    current folder when rtsched is installed."""
+    return os.path.join(TOP if IN_TREE else os.getcwd(), "results", *parts)
+
+
 def unknown_fields(doc):
     """The fields of DOC this module does not know, as 'where.name' strings."""
     out = [k for k in doc if k not in KNOWN_FIELDS[""] and not k.startswith("_")]

@@ -17,7 +17,7 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 INIT = os.path.join(HERE, "kernel", "init.sh")
 QEMU = "qemu-system-x86_64"
 

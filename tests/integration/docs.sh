@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Every option is documented in --help, the man page and the README, and
-# make install puts the program and its man page where they belong.
+# Every option is documented in --help, the man page and the README
+# (make install: tests/integration/install.sh).
 . "$(dirname "$0")/tap.bash"
 
 for prog in migrate pi_stress; do
@@ -26,15 +26,6 @@ for prog in migrate pi_stress; do
 		skip "groff is not installed: the man page is not rendered"
 	fi
 done
-
-make --no-print-directory install DESTDIR="$TMP/root" prefix=/usr >"$TMP/install" 2>&1
-ok $? "make install DESTDIR=... prefix=/usr"
-for prog in migrate pi_stress; do
-	check "  installs $prog, executable" test -x "$TMP/root/usr/bin/$prog"
-	check "  and $prog.8" test -f "$TMP/root/usr/share/man/man8/$prog.8"
-done
-make --no-print-directory uninstall DESTDIR="$TMP/root" prefix=/usr >/dev/null 2>&1
-check "make uninstall removes them" test -z "$(find "$TMP/root" -type f)"
 
 # the scripts: every long option of their argument parser is in their man page
 for pair in batch:rtsched-batch.8 compare:rtsched-compare.1 plot:rtsched-plot.1 \

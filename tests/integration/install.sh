@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make install puts everything a user runs in place under names that cannot
+# collide with rt-tests (rtsched-NAME: rt-tests owns pi_stress and
+# pi_stress(8)), and the installed tools work from a clean PATH with the
+# source tree out of sight: two runs, compared and plotted. make uninstall
+# takes it all away.
+. "$(dirname "$0")/tap.bash"
+require_rt
+
+D=$TMP/root
+top=$PWD
+run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
+ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
+
+progs="migrate pi_stress batch compare plot kernel-matrix kernel-variant reproduce"
+for p in $progs; do
+	check "  installs rtsched-$p, executable" test -x "$D/usr/bin/rtsched-$p"
+done
+for m in man/*.[18]; do
+	n=${m#man/}
+	n=rtsched-${n#rtsched-}
+	check "  and its page $n" test -s "$D/usr/share/man/man${m##*.}/$n"
+done
+find "$D/usr/bin" "$D/usr/share/man" -type f -o -type l | grep -v '/rtsched-[^/]*$' >"$TMP/other"
+check "  nothing in bin or man but rtsched-*" test ! -s "$TMP/other" || diag "$TMP/other"
+check "  rtsched-pi_stress.8 is titled as installed" grep -q '^\.TH RTSCHED-PI_STRESS 8' "$D/usr/share/man/man8/rtsched-pi_stress.8"
+check "  rtsched-compare.1 names the command as installed" \
+	bash -c "grep -q '^\.B rtsched-compare' '$D/usr/share/man/man1/rtsched-compare.1' && ! grep -q 'scripts/compare' '$D/usr/share/man/man1/rtsched-compare.1'"
+for m in "$D"/usr/share/man/man?/*; do
+	groff -man -ww -z "$m" 2>"$TMP/groff"
+	check "  ${m##*/} renders without warnings" test ! -s "$TMP/groff" || diag "$TMP/groff"
+done
+
+# The installed tools alone: a clean environment, the tree hidden under a
+# tmpfs in a mount namespace of their own, working in an empty folder.
+W=$TMP/work
+mkdir -p "$W"
+installed() { # installed COMMAND: run COMMAND (sh) with only the installed rtsched
+	run_bounded 120 unshare -m sh -c 'mount -t tmpfs rtsched-hidden "$1" && cd "$2" &&
+		exec env -i PATH="$3/usr/bin:/usr/bin:/bin" HOME="$2" sh -c "$4"' sh "$top" "$W" "$D" "$1"
+}
+installed 'test ! -e '"$top"'/Makefile && command -v rtsched-migrate'
+check "the tree is out of sight and rtsched-migrate is in PATH (exit $rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -qx '$D/usr/bin/rtsched-migrate' '$TMP/out'"
+installed 'rtsched-migrate -q -t 3 -d 0.3 --json a.json && rtsched-migrate -q -t 3 -d 0.3 -p --json b.json'
+check "rtsched-migrate runs twice, with --json (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+installed 'rtsched-compare a.json b.json'
+check "rtsched-compare compares the two results (exit $rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -q '^migrated: A vs B' '$TMP/out'" || diag "$TMP/err"
+installed 'rtsched-plot a.json b.json -o m.png'
+check "rtsched-plot draws them (exit $rc)" bash -c "[ $rc -eq 0 ] && [ -s '$W/m.png' ]" || diag "$TMP/err"
+installed 'rtsched-pi_stress -q -i 200'
+check "rtsched-pi_stress runs (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+installed 'rtsched-batch --dry-run'
+check "rtsched-batch runs the installed programs and stores under ./results (exit $rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -q '^$D/usr/libexec/rtsched/migrate .*--json $W/results/' '$TMP/out'" ||
+	diag "$TMP/out"
+installed 'rtsched-kernel-matrix --help && rtsched-kernel-variant --help && rtsched-reproduce --help'
+check "the kernel scripts find their modules (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+installed 'test -x "$(dirname "$(readlink -f "$(command -v rtsched-kernel-matrix)")")/../static/migrate"'
+check "the static programs for the guest are installed beside them" test "$rc" -eq 0
+
+run_bounded 60 make --no-print-directory uninstall DESTDIR="$D" prefix=/usr
+ok $rc "make uninstall (exit $rc)"
+find "$D" -type f -o -type l >"$TMP/left"
+check "  leaves no file behind" test ! -s "$TMP/left" || diag "$TMP/left"
