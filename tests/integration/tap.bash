@@ -7,7 +7,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 tap_n=0
 tap_failed=0
 TMP=$(mktemp -d /tmp/rtsched-test.XXXXXX)
-trap 'rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
+# a test that mounts something under $TMP adds its umount to tap_cleanup
+tap_cleanup=""
+trap 'eval "$tap_cleanup"; rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
 
 ok() { # ok CONDITION-STATUS DESCRIPTION: returns CONDITION-STATUS
 	tap_n=$((tap_n + 1))
