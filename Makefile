@@ -162,9 +162,11 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	./migrate
 
-# The kernel matrix test boots a guest with the static programs; the
-# sanitizer runs build those first with the plain compiler (a sanitized
-# program cannot be linked statically), then everything else sanitized.
+# The kernel matrix test boots a guest with the static programs, and make
+# install installs them; the sanitizer runs build those first with the plain
+# compiler (a sanitized program cannot be linked statically), then
+# everything else sanitized, and neither make check nor the make install of
+# its tests (which inherits their CFLAGS through MAKEFLAGS) links them again.
 CHECK_STATIC := static
 SAN_STATIC = $(MAKE) --no-print-directory static && rm -f $(LIB) src/*/*.o src/*/*.d
 
@@ -231,7 +233,7 @@ TO_LIBEXEC := $(shell realpath -m --relative-to=$(bindir) $(pkglibexecdir))
 MAN_SED := $(foreach s,$(SCRIPTS),-e 's,scripts/$(s)\b,rtsched-$(s),g') \
 	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /'
 
-install: all static
+install: all $(CHECK_STATIC)
 	@$(if $(Q),echo "  INSTALL $(DESTDIR)$(prefix)";)
 	$(Q)d=$(DESTDIR)$(pkglibexecdir); \
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8 \
