@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 
 SCHEMA = "rtsched-result/1"
@@ -243,3 +244,84 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         print(f"{self.prog}: {message}", file=sys.stderr)
         sys.exit(2)
+
+
+def check_output(path, opt):
+    """Refuse, before any work, an output file that exists (a link even if
+    dangling) or whose folder cannot take it: a ResultError (exit 2)."""
+    if os.path.lexists(path):
+        raise ResultError(f"{opt} {path!r}: the file exists; choose another name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ResultError(f"{opt} {path!r}: no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ResultError(f"{opt} {path!r}: cannot write in {folder}")
+
+
+def check_output_dir(path, opt):
+    """Create the folder PATH for outputs now, before any work, or raise a
+    ResultError (exit 2) saying why it cannot be."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise ResultError(f"invalid {opt} {path!r}: {e.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ResultError(f"invalid {opt} {path!r}: cannot write in it")
+
+
+def write_new(path, write):
+    """Write PATH whole or not at all and never over an existing file: WRITE
+    fills a temporary file beside it (mode 0666 less the umask), which is
+    then linked to PATH (FileExistsError if PATH appeared meanwhile)."""
+    tmp = f"{path}.tmp.{os.getpid()}"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        write(tmp)
+        os.link(tmp, path)
+    finally:
+        os.unlink(tmp)
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP, raised where the script is, so that its cleanups run."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum, frame):
+    raise Stopped(signum)
+
+
+def run_main(main, prog):
+    """Run a script's MAIN and exit with its status. Closed standard
+    descriptors get /dev/null first (else the first file opened would take
+    their place); a closed pipe on stdout, or any other failing file
+    operation, ends in one line on stderr and exit 3, never a traceback;
+    SIGINT, SIGTERM and SIGHUP end it through its cleanups, exit 128 + N."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
+    try:
+        code = main()
+        sys.stdout.flush()
+    except (KeyboardInterrupt, Stopped) as e:
+        # the cleanups (finally) have run: temporary files, guests
+        sig = e.signum if isinstance(e, Stopped) else signal.SIGINT
+        print(f"{prog}: stopped by {signal.Signals(sig).name}", file=sys.stderr)
+        code = 128 + sig
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"{prog}: writing to standard output: Broken pipe; what it did not print is lost",
+              file=sys.stderr)
+        code = 3
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
+        code = 3
+    sys.exit(code)

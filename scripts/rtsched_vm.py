@@ -10,7 +10,6 @@ import base64
 import hashlib
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import tempfile
@@ -168,17 +167,22 @@ def boot(cmd, timeout, on_line=None, ready_marker=None, ready_timeout=None):
     th = threading.Thread(target=reader, daemon=True)
     th.start()
     killed = None
-    while proc.poll() is None:
-        now = time.monotonic() - t0
-        if ready_marker and ready_timeout and not ready.is_set() and now > ready_timeout:
-            killed = f"the guest did not start its init within {ready_timeout:.0f} s"
-        elif now > timeout:
-            killed = f"the guest did not power off within {timeout:.0f} s"
-        if killed:
+    try:
+        while proc.poll() is None:
+            now = time.monotonic() - t0
+            if ready_marker and ready_timeout and not ready.is_set() and now > ready_timeout:
+                killed = f"the guest did not start its init within {ready_timeout:.0f} s"
+            elif now > timeout:
+                killed = f"the guest did not power off within {timeout:.0f} s"
+            if killed:
+                break
+            time.sleep(0.1)
+    finally:
+        # a guest is never left running: not past its time, not when a signal
+        # or an error ends the wait
+        if proc.poll() is None:
             proc.kill()
-            break
-        time.sleep(0.1)
-    proc.wait()
+        proc.wait()
     th.join(5)
     rc = None if killed else proc.returncode
     return rc, "\n".join(console), time.monotonic() - t0, killed
@@ -193,9 +197,18 @@ def qemu_version():
     return m.group(1) if m else None
 
 
+# What the guest's init (an unquoted $cmd) would read otherwise than a shell
+# command line: it splits on blanks only, keeps quotes and backslashes as
+# they are, and expands * ? [ as file names.
+NOT_SPLIT_ALIKE = set("'\"\\*?[")
+
+
 def shell_split(line):
     """The words of a benchmark command line, as the guest's shell splits it."""
-    try:
-        return shlex.split(line)
-    except ValueError as e:
-        raise VmError(f"invalid benchmark command {line!r}: {e}") from None
+    if "\n" in line or "\r" in line:
+        raise VmError(f"invalid benchmark command {line!r}: a command is one line")
+    odd = sorted(NOT_SPLIT_ALIKE & set(line))
+    if odd:
+        raise VmError(f"invalid benchmark command {line!r}: the guest would get {' '.join(odd)} "
+                      "as written (it splits on blanks only); write the words plainly")
+    return line.split()

@@ -4,6 +4,7 @@
  * and the exit codes that go with them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "rt_env.h"
 #include "rt_sched.h"
 
@@ -22,7 +24,8 @@ static volatile sig_atomic_t cli_exit_now;
 static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
 
 /*
- * A second signal exits at once, removing the trace instance first; when
+ * A second signal exits at once, removing the trace instance and the
+ * temporary files of the outputs first; when
  * the instance is busy (its buffers being read), it asks the main thread
  * to exit instead, which it does at its next wake-up, and its exit
  * handlers remove the instance.
@@ -30,8 +33,10 @@ static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-si
 static void on_signal(int sig)
 {
 	if (cli_interrupted) {
-		if (!cleanup_dir || !rmdir(cleanup_dir))
+		if (!cleanup_dir || !rmdir(cleanup_dir)) {
+			cli_output_remove_pending();
 			_exit(128 + cli_interrupted);
+		}
 		cli_exit_now = 1;
 		return;
 	}
@@ -90,6 +95,8 @@ void cli_signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a closed pipe on stdout fails the writes (see cli_exit), not the process */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 /**
@@ -126,12 +133,74 @@ const char *cli_signal_name(int sig)
 								       "a signal";
 }
 
+/* The first error writing to standard output, for cli_exit() to name. */
+static int stdout_err;
+
+/*
+ * What is printed goes to descriptor 1, whatever it is at the time (--json -
+ * points it at stderr), and the errno of the first failure is kept: stdio
+ * loses it.
+ */
+static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	(void)cookie;
+	while (done < len) {
+		n = write(STDOUT_FILENO, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!stdout_err)
+				stdout_err = n < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
 /**
- * cli_init - name the program in every message
+ * cli_init - name the program in every message; open /dev/null on the
+ * standard descriptors that are closed
+ *
+ * A program started with stdout or stderr closed (>&-) would otherwise
+ * give descriptor 1 or 2 to the first file it opens (a result file,
+ * trace_marker) and print its table into it.
  */
 void cli_init(const char *name)
 {
+	static const cookie_io_functions_t io = { .write = stdout_write };
+	FILE *f;
+	int fd;
+
 	prog = name;
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+			_exit(EXIT_SYSCALL);	/* nowhere to say it */
+	/* stdout through stdout_write(), buffered as stdio would buffer it */
+	f = fopencookie(NULL, "w", io);
+	if (f && !setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ))
+		stdout = f;
+}
+
+/**
+ * cli_exit - exit with @code once standard output has all it was given
+ *
+ * A closed pipe or a full disk on stdout (SIGPIPE is ignored) makes the
+ * writes fail; the files the program was asked for are written by then.
+ * It is said on stderr, and the exit status is 3, unless @code says more.
+ */
+void cli_exit(int code)
+{
+	if (fflush(stdout) || ferror(stdout) || stdout_err) {
+		if (code == EXIT_RAN || code == EXIT_CHECK)
+			code = EXIT_SYSCALL;
+		fprintf(stderr, "%s: writing to standard output: %s; what it did not print is lost\n",
+			prog, strerror(stdout_err ? stdout_err : EIO));
+	}
+	exit(code);
 }
 
 /*
@@ -342,6 +411,9 @@ struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable)
 	if (errno == ENOENT)
 		cli_die(EXIT_USAGE, "invalid --cpus '%s': the list names no CPU; usable CPUs: %s",
 			arg, have);
+	if (errno == ERANGE)
+		cli_die(EXIT_USAGE, "invalid --cpus '%s': %s; expected LOW-HIGH; usable CPUs: %s",
+			arg, why, have);
 	cli_die(EXIT_USAGE,
 		"invalid --cpus '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s", arg,
 		*why ? " (libnuma: " : "", why, *why ? ")" : "", have);

@@ -60,6 +60,7 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 	"                         by the run)\n"
 
 void cli_init(const char *prog);
+void cli_exit(int code) __attribute__((noreturn));
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
 void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
 		       const char *short_options);

@@ -10,19 +10,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "results.h"
 #include "rt_env.h"
 #include "rt_sched.h"
 #include "rt_stats.h"
-
-/* A temporary file left by an exit before the commit. */
-static char *pending_tmp;
-
-static void remove_pending(void)
-{
-	if (pending_tmp)
-		unlink(pending_tmp);
-}
 
 /**
  * cli_result_open - check and open --json FILE before anything runs
@@ -34,25 +26,10 @@ static void remove_pending(void)
  */
 void cli_result_open(struct cli_result *r, const char *path)
 {
-	r->path = path;
-	r->file = rt_json_file_open(path, r->tmp, sizeof(r->tmp));
-	if (!r->file && errno == EEXIST)
-		cli_die(EXIT_USAGE, "invalid --json '%s': the file exists; a result is never "
-			"overwritten: remove it or choose another name", path);
-	if (!r->file)
-		cli_die(EXIT_USAGE, "invalid --json '%s': cannot create a file beside it: %s", path,
-			strerror(errno));
-	if (r->tmp[0]) {
-		pending_tmp = r->tmp;
-		cli_cleanup_add(remove_pending);
-	} else {
-		/* --json -: the document has standard output, the text goes to stderr */
-		int fd = dup(STDOUT_FILENO);
-
-		r->file = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!r->file || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			cli_die(EXIT_SYSCALL, "--json -: %s", strerror(errno));
-	}
+	cli_output_open(&r->out, "--json", path);
+	/* --json -: the document has standard output, the text goes to stderr */
+	if (!strcmp(path, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		cli_die(EXIT_SYSCALL, "--json -: %s", strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &r->start);
 }
 
@@ -161,9 +138,9 @@ struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int arg
 	char when[32];
 	int i;
 
-	if (!r->path)
+	if (!r->out.path)
 		return NULL;
-	rt_json_init(j, r->file);
+	rt_json_init(j, r->out.f);
 	rt_json_object(j, NULL);
 	rt_json_str(j, "schema", RESULT_SCHEMA);
 	rt_json_str(j, "tool", tool);
@@ -185,20 +162,20 @@ struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int arg
 void cli_result_commit(struct cli_result *r, int return_code)
 {
 	char when[32];
-	int ret;
 
-	if (!r->path)
+	if (!r->out.path)
 		return;
 	iso_time(when, sizeof(when), time(NULL));
 	rt_json_str(&r->j, "end_time", when);
 	rt_json_int(&r->j, "return_code", return_code);
 	rt_json_end(&r->j);
-	ret = rt_json_finish(&r->j);
-	if (!ret)
-		ret = rt_json_file_commit(r->file, r->tmp, r->path);
-	pending_tmp = NULL;
-	if (ret)
-		cli_die(EXIT_SYSCALL, "writing --json '%s': %s", r->path, strerror(-ret));
+	/* a writer misused is a bug, not the disk: it is said as such */
+	if (rt_json_finish(&r->j) == -EINVAL) {
+		rt_outfile_abort(&r->out);
+		cli_die(EXIT_SYSCALL, "writing --json '%s': the document is malformed (a bug)",
+			r->out.path);
+	}
+	cli_output_commit(&r->out, "--json");
 }
 
 static void json_row(struct rt_json *j, const char *key, long task, const struct rt_row *row)

@@ -12,6 +12,7 @@
 
 #include "rt_cpus.h"
 #include "rt_json.h"
+#include "rt_outfile.h"
 #include "rt_report.h"
 
 struct cli_common;
@@ -19,9 +20,7 @@ struct cli_common;
 #define RESULT_SCHEMA "rtsched-result/1"
 
 struct cli_result {
-	const char *path;		/* --json FILE, "-" for stdout; NULL: none */
-	char tmp[PATH_MAX + 32];
-	FILE *file;
+	struct rt_outfile out;		/* --json FILE, "-" for stdout; path NULL: none */
 	struct rt_json j;
 	struct timespec start;		/* CLOCK_REALTIME */
 };

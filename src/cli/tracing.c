@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "results.h"
 #include "rt_clock.h"
 #include "rt_sync.h"
@@ -19,7 +21,7 @@
 
 static struct rt_tracer *open_tracer;
 static char *instance_dir;	/* for the signal handler: rmdir is async-signal-safe */
-static struct cli_result trace_out;
+static struct rt_outfile trace_out;	/* --trace-out */
 
 static void close_tracer(void)
 {
@@ -29,23 +31,41 @@ static void close_tracer(void)
 }
 
 /**
+ * cli_trace_sweep - remove the trace instances that runs killed by SIGKILL
+ * left behind (nobody holds them); every run does it, traced or not, and
+ * says nothing when it cannot (not root)
+ */
+void cli_trace_sweep(void)
+{
+	rt_tracer_sweep("rtsched-");
+}
+
+/**
  * cli_trace_open - the private instance, or exit 4 saying what is missing
  *
  * The instance is removed at exit, which a first SIGINT, SIGTERM or SIGHUP
  * leads to, and by a second one; instances left by benchmarks that were
- * killed are removed first.
+ * killed went at the start of the run (cli_trace_sweep()).
  */
-void cli_trace_open(struct rt_tracer *t, size_t buffer_kb)
+void cli_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask *cpus)
 {
 	char name[64], err[512];
+	unsigned int salt;
 	sigset_t old;
-	int ret;
+	int ret, tries = 0;
 
-	rt_tracer_sweep("rtsched-");
-	snprintf(name, sizeof(name), "rtsched-%d", (int)getpid());
 	/* a signal now would find an instance not yet known to the cleanups */
 	cli_signals_block(&old);
-	ret = rt_tracer_open(t, name, buffer_kb, err, sizeof(err));
+	/*
+	 * PIDs repeat across PID namespaces: a random part makes the name
+	 * unique; a sweep removing it as it was created asks for another.
+	 */
+	do {
+		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
+			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
+		snprintf(name, sizeof(name), "rtsched-%d-%08x", (int)getpid(), salt);
+		ret = rt_tracer_open(t, name, buffer_kb, cpus, err, sizeof(err));
+	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
 	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM)
 		cli_die(EXIT_MISSING, "--trace: %s", err);
 	if (ret)
@@ -171,6 +191,42 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
+/*
+ * A thread with far fewer switches to it than away from it: the kernel did
+ * not record them all (an idle CPU's switch to a task is left out on some
+ * virtual machines), and its latencies rest on the few it did record.
+ */
+#define MISSING_MIN_SWITCHES 10
+#define MISSING_SHARE 0.9
+
+static void print_missing_switches(const struct cli_trace_run *runs, size_t nruns)
+{
+	bool said = false;
+	size_t i, r;
+
+	for (i = 0; i < runs[0].n; i++) {
+		uint64_t ins = 0, outs = 0, samples = 0, wakeups = 0;
+
+		for (r = 0; r < nruns; r++) {
+			const struct rt_sched_task *t = &runs[r].tasks[i];
+
+			ins += t->switches_in, outs += t->switches_out;
+			samples += t->wakeup_latency.count, wakeups += t->wakeups;
+		}
+		if (outs < MISSING_MIN_SWITCHES || (double)ins >= (double)outs * MISSING_SHARE)
+			continue;
+		if (!said)
+			printf("\ntrace: WARNING the kernel did not record every switch to a thread "
+			       "(an idle CPU's, on some virtual machines): wake-up latencies and "
+			       "runnable times undercount\n");
+		said = true;
+		printf("  thread %zu: %llu switches to it recorded for %llu away from it; its "
+		       "latencies rest on %llu of %llu wake-ups\n",
+		       i, (unsigned long long)ins, (unsigned long long)outs,
+		       (unsigned long long)samples, (unsigned long long)wakeups);
+	}
+}
+
 /**
  * cli_trace_print - the trace's section under the table, over every run
  *
@@ -217,9 +273,10 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 		       (unsigned long long)ot);
 	}
 	printf("\nPreempted   total  by-bench kthread  throttled  other   wake-up latency: "
-	       "median      p99      max   runnable  PI boosts\n");
+	       "median      p99      max  of wake-ups   runnable  PI boosts\n");
 	for (i = 0; i < n; i++) {
 		uint64_t by[RT_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
+		uint64_t wakeups = 0;
 		struct rt_hist lat;
 
 		rt_hist_init(&lat);
@@ -232,16 +289,19 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 			}
 			runnable += t->runnable_ns;
 			boosts += t->pi_boosts;
+			wakeups += t->wakeups;
 			rt_hist_merge(&lat, &t->wakeup_latency);
 		}
-		printf("%10zu: %6llu %9llu %7llu %10llu %6llu %24.1f us %7.1f us %7.1f us %7.1f ms "
-		       "%10llu\n",
+		printf("%10zu: %6llu %9llu %7llu %10llu %6llu %24.1f us %7.1f us %7.1f us %5llu/%-6llu "
+		       "%7.1f ms %10llu\n",
 		       i, (unsigned long long)total, (unsigned long long)by[RT_BY_BENCH],
 		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_IDLE],
 		       (unsigned long long)by[RT_BY_OTHER], us(rt_hist_pct(&lat, 50)),
 		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0),
+		       (unsigned long long)lat.count, (unsigned long long)wakeups,
 		       (double)runnable / 1e6, (unsigned long long)boosts);
 	}
+	print_missing_switches(runs, nruns);
 }
 
 /**
@@ -285,7 +345,10 @@ void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
 		rt_json_uint(j, "median", rt_hist_pct(&t->wakeup_latency, 50));
 		rt_json_uint(j, "p99", rt_hist_pct(&t->wakeup_latency, 99));
 		rt_json_uint(j, "max", t->wakeup_latency.count ? t->wakeup_latency.max : 0);
+		rt_json_uint(j, "wakeups", t->wakeups);
 		rt_json_end(j);
+		rt_json_uint(j, "switches_in", t->switches_in);
+		rt_json_uint(j, "switches_out", t->switches_out);
 		rt_json_uint(j, "runnable_ns", t->runnable_ns);
 		rt_json_uint(j, "pi_boosts", t->pi_boosts);
 		rt_json_end(j);
@@ -297,28 +360,14 @@ void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
 /**
  * cli_trace_out_open - check and open --trace-out FILE before the run (exit 2 if it exists)
  */
-static void remove_trace_out(void)
-{
-	if (trace_out.file && trace_out.tmp[0])
-		unlink(trace_out.tmp);
-}
-
 void cli_trace_out_open(const char *path)
 {
 	FILE *f;
 
-	if (!strcmp(path, "-") || !*path)
+	if (!strcmp(path, "-"))
 		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
-	f = rt_json_file_open(path, trace_out.tmp, sizeof(trace_out.tmp));
-	cli_cleanup_add(remove_trace_out);
-
-	if (!f && errno == EEXIST)
-		cli_die(EXIT_USAGE, "invalid --trace-out '%s': the file exists; choose another name",
-			path);
-	if (!f)
-		cli_die(EXIT_USAGE, "invalid --trace-out '%s': %s", path, strerror(errno));
-	trace_out.file = f;
-	trace_out.path = path;
+	cli_output_open(&trace_out, "--trace-out", path);
+	f = trace_out.f;
 	fprintf(f, "# rtsched-trace/1: scheduler events of a benchmark run, one per line.\n"
 		   "# Times in ns of CLOCK_MONOTONIC; priorities are the kernel's (0-99 RT, 0 the\n"
 		   "# highest). R run; T tid task; C pid comm; then per event, after time and CPU:\n"
@@ -332,7 +381,7 @@ void cli_trace_out_open(const char *path)
 static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, int run_index)
 {
 	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
-	FILE *f = trace_out.file;
+	FILE *f = trace_out.f;
 	size_t i;
 
 	if (!f)
@@ -363,14 +412,8 @@ static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, 
  */
 void cli_trace_out_close(void)
 {
-	int ret;
-
-	if (!trace_out.file)
-		return;
-	ret = rt_json_file_commit(trace_out.file, trace_out.tmp, trace_out.path);
-	trace_out.file = NULL;
-	if (ret)
-		cli_die(EXIT_SYSCALL, "writing --trace-out '%s': %s", trace_out.path, strerror(-ret));
+	if (trace_out.f)
+		cli_output_commit(&trace_out, "--trace-out");
 }
 
 void cli_trace_free(struct cli_trace_run *run)

@@ -30,7 +30,8 @@ struct cli_trace_run {
 	int64_t analysis_ns;		/* reading, decoding and analysing them */
 };
 
-void cli_trace_open(struct rt_tracer *t, size_t buffer_kb);
+void cli_trace_sweep(void);
+void cli_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask *cpus);
 
 /* How a program releases its created threads into the measured run. */
 struct cli_release {

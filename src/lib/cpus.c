@@ -79,14 +79,20 @@ struct bitmask *rt_cpus_usable(void)
  * int: 4294967296 passes as 0, and "0-4294967296" then loops four billion
  * times and yields a mask (found by fuzz_cpus). No CPU number has more than
  * 9 digits: refuse longer ones, leading zeros aside, before libnuma sees
- * them. Returns false, with the message set, for such a list.
+ * them. It also reads a range that runs backwards ("1-0") as its first CPU
+ * alone, where taskset refuses it: refused too (errno ERANGE). Returns
+ * false, with the message and errno set, for such a list.
  */
 static bool numbers_in_range(const char *list)
 {
 	const char *p = list, *start;
+	unsigned long n, prev = 0;
+	bool range = false;
 
 	while (*p) {
 		if (*p < '0' || *p > '9') {
+			/* "A-B": B is the end of a range that starts at A */
+			range = *p == '-' && p > list && p[-1] >= '0' && p[-1] <= '9';
 			p++;
 			continue;
 		}
@@ -99,6 +105,15 @@ static bool numbers_in_range(const char *list)
 				 "cpu argument %.*s out of range", (int)(p - start), start);
 			return false;
 		}
+		n = strtoul(start, NULL, 10);
+		if (range && n < prev) {
+			snprintf(numa_message, sizeof(numa_message), "the range %lu-%lu runs backwards",
+				 prev, n);
+			errno = ERANGE;
+			return false;
+		}
+		range = false;
+		prev = n;
 	}
 	return true;
 }
@@ -110,7 +125,9 @@ static bool numbers_in_range(const char *list)
  *
  * Returns a mask to free with numa_free_cpumask(), or NULL with errno set:
  * EINVAL for text libnuma cannot parse (rt_cpus_numa_message() may say more),
- * ENOENT for a list naming no CPU, EPERM for a CPU outside @usable.
+ * ERANGE for a range that runs backwards ("1-0", which libnuma reads as 1;
+ * taskset refuses it), ENOENT for a list naming no CPU, EPERM for a CPU
+ * outside @usable.
  */
 struct bitmask *rt_cpus_parse(const char *list, const struct bitmask *usable, int *bad_cpu)
 {
@@ -119,10 +136,9 @@ struct bitmask *rt_cpus_parse(const char *list, const struct bitmask *usable, in
 
 	*bad_cpu = -1;
 	numa_message[0] = '\0';
-	if (!numbers_in_range(list)) {
-		errno = EINVAL;
+	errno = EINVAL;
+	if (!numbers_in_range(list))
 		return NULL;
-	}
 	mask = numa_parse_cpustring_all(list);
 	if (!mask) {
 		errno = EINVAL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JSON output, and result files that are either whole or absent.
+ * JSON output (the files it goes to: outfile.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,22 +22,69 @@ void rt_json_init(struct rt_json *j, FILE *out)
 	j->first[0] = true;
 }
 
+/*
+ * The length of the valid UTF-8 sequence at @p (1-4), or 0 when it is not
+ * one: a stray continuation byte, a truncated or overlong sequence, a
+ * surrogate, or past U+10FFFF.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	int n, i;
+	unsigned int cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string. JSON is UTF-8: a byte that is not part of valid UTF-8 (a
+ * file name in another encoding, say) is written as U+FFFD, so that the
+ * document stays valid.
+ */
 static void put_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	int n;
 
 	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
+	while (*p) {
+		n = utf8_len(p);
+		if (!n) {
+			fputs("\\ufffd", out);
+			p++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, (size_t)n, out);
+		} else if (*p == '"' || *p == '\\') {
 			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
+		} else if (*p == '\n') {
 			fputs("\\n", out);
-		else if (*p == '\t')
+		} else if (*p == '\t') {
 			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7f)
+		} else if (*p < 0x20 || *p == 0x7f) {
 			fprintf(out, "\\u%04x", *p);
-		else
+		} else {
 			fputc(*p, out);
+		}
+		p += n;
 	}
 	fputc('"', out);
 }
@@ -186,74 +233,4 @@ int rt_json_finish(struct rt_json *j)
 	if (!j->err && ferror(j->out))
 		j->err = -EIO;
 	return j->err;
-}
-
-/**
- * rt_json_file_open - open a temporary file beside @path to write a result in
- * @tmp: receives the temporary name, for rt_json_file_commit()
- *
- * "-" is standard output, written directly.
- *
- * Returns the stream, or NULL with errno set (EEXIST: @path exists already:
- * a result is never overwritten).
- */
-FILE *rt_json_file_open(const char *path, char *tmp, size_t len)
-{
-	FILE *f;
-	int fd;
-
-	if (!strcmp(path, "-")) {
-		tmp[0] = '\0';
-		return stdout;
-	}
-	if (!access(path, F_OK)) {
-		errno = EEXIST;
-		return NULL;
-	}
-	if ((size_t)snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= len) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	if (!f) {
-		int err = errno;
-
-		close(fd);
-		unlink(tmp);
-		errno = err;
-	}
-	return f;
-}
-
-/**
- * rt_json_file_commit - close @f and give it its name, or remove it
- *
- * The rename does not replace an existing @path (RENAME_NOREPLACE), so a
- * result that appeared meanwhile is not overwritten either. With an empty
- * @tmp (standard output) the stream is only flushed, and closed unless it
- * is stdout itself.
- *
- * Returns 0 or a negative errno (the temporary file is then removed).
- */
-int rt_json_file_commit(FILE *f, const char *tmp, const char *path)
-{
-	int ret = 0;
-
-	if (!tmp[0]) {
-		if (fflush(f))
-			return -errno;
-		return f == stdout || !fclose(f) ? 0 : -errno;
-	}
-	if (fflush(f) || fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
 }

@@ -34,7 +34,4 @@ void rt_json_null(struct rt_json *j, const char *key);
 void rt_json_int_or_null(struct rt_json *j, const char *key, int64_t value, bool present);
 int rt_json_finish(struct rt_json *j);
 
-FILE *rt_json_file_open(const char *path, char *tmp, size_t len);
-int rt_json_file_commit(FILE *f, const char *tmp, const char *path);
-
 #endif

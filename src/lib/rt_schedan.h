@@ -60,6 +60,9 @@ struct rt_sched_task {
 	uint64_t mig_other;		/* running or sleeping: affinity, hotplug */
 	uint64_t preempted[RT_PREEMPTORS];
 	struct rt_hist wakeup_latency;	/* sched_waking to running, ns */
+	uint64_t wakeups;		/* sched_waking of it asleep: what the latency could count */
+	uint64_t switches_in;		/* sched_switch to it, and away from it: the kernel can */
+	uint64_t switches_out;		/* leave some out (idle to task, on some VMs) */
 	uint64_t runnable_ns;		/* runnable but not running */
 	uint64_t pi_boosts;		/* sched_pi_setprio raising it */
 	/* state while walking the events */

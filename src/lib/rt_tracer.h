@@ -30,12 +30,18 @@ struct rt_tracer {
 	uint64_t lost;			/* dropped or overwritten in the buffer */
 	struct rt_tracer_comm *comms;	/* task names seen in sched_switch */
 	size_t ncomms, comms_cap;
+	int lock_fd;			/* the instance's folder, flock()ed while in use */
 	int err;
 };
 
+/* The buffer of each CPU outside the run: a page or so, for stray events. */
+#define RT_TRACER_IDLE_KB 4
+
 extern const char *const rt_sev_names[RT_SEV_TYPES];
 
-int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char *err, size_t len);
+struct bitmask;
+int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
+		   const struct bitmask *cpus, char *err, size_t len);
 char *rt_tracer_dir(struct rt_tracer *t);
 int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n);
 int rt_tracer_start(struct rt_tracer *t);

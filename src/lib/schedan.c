@@ -58,6 +58,8 @@ static void switch_out(struct rt_sched_task *t, const struct rt_sev *e, struct r
 {
 	enum rt_preemptor by;
 
+	if (inside(t, e->ts))
+		t->switches_out++;
 	if (!RT_SEV_RUNNABLE(e->arg)) {
 		t->state = T_SLEEPING;
 		return;
@@ -78,6 +80,7 @@ static void switch_out(struct rt_sched_task *t, const struct rt_sev *e, struct r
 static void switch_in(struct rt_sched_task *t, const struct rt_sev *e)
 {
 	if (inside(t, e->ts)) {
+		t->switches_in++;
 		if (t->state == T_WAKING) {
 			rt_hist_add(&t->wakeup_latency, e->ts - t->since);
 			t->runnable_ns += e->ts - t->since;
@@ -167,6 +170,7 @@ int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *ta
 			if (t && t->state == T_SLEEPING) {
 				t->state = T_WAKING;
 				t->since = e->ts;
+				t->wakeups += inside(t, e->ts);
 			}
 			break;
 		case RT_SEV_MIGRATE:

@@ -3,17 +3,19 @@
  * Recording the scheduler's events for a set of threads, in a tracefs
  * instance of their own, and reading them back with libtraceevent.
  */
-#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <unistd.h>
-#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "rt_cpus.h"
 #include "rt_tracer.h"
 
 const char *const rt_sev_names[RT_SEV_TYPES] = {
@@ -32,19 +34,59 @@ static const char *const fields[RT_SEV_TYPES][7] = {
 	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
 };
 
+/*
+ * Hold the instance's folder locked; then check that it is still there (a
+ * sweep that locked it first, between its creation and now, removed it).
+ */
+static int lock_instance(struct rt_tracer *t)
+{
+	char *dir = tracefs_instance_get_dir(t->instance);
+	struct stat st;
+	int ret = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	t->lock_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX | LOCK_NB) || stat(dir, &st))
+		ret = -EAGAIN;
+	tracefs_put_tracing_file(dir);
+	return ret;
+}
+
+/* @kb on each CPU of the run, a page or so on the others (no CPU can have none) */
+static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpus)
+{
+	int i, cpu;
+
+	if (!cpus)
+		return tracefs_instance_set_buffer_size(t->instance, kb, -1) < 0 ? -1 : 0;
+	if (tracefs_instance_set_buffer_size(t->instance, RT_TRACER_IDLE_KB, -1) < 0)
+		return -1;
+	for (i = 0; (cpu = rt_cpus_nth(cpus, i)) >= 0; i++)
+		if (tracefs_instance_set_buffer_size(t->instance, kb, cpu) < 0)
+			return -1;
+	return 0;
+}
+
 /**
  * rt_tracer_open - create the instance @name and prepare it, tracing off
- * @buffer_kb: ring buffer per CPU
+ * @buffer_kb: ring buffer of each CPU of @cpus
+ * @cpus: the CPUs the run uses (NULL: all); the others get RT_TRACER_IDLE_KB
  *
  * The instance traces on CLOCK_MONOTONIC ("mono"), so that its times
  * compare with the benchmark's, and drops new events rather than
- * overwriting old ones when full, counting what it dropped.
+ * overwriting old ones when full, counting what it dropped. It is locked
+ * (flock on its folder) until rt_tracer_close() or the process's end:
+ * rt_tracer_sweep() removes only instances nobody holds, whatever PID
+ * namespace their owner is in.
  *
  * Returns 0, or a negative errno with @err naming what is missing:
  * -ENOENT no tracefs (and it could not be mounted) or a missing event,
- * -EACCES not allowed (tracefs is root's).
+ * -EACCES not allowed (tracefs is root's), -EEXIST @name exists already,
+ * -EAGAIN a sweep removed it as it was created (try another name).
  */
-int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char *err, size_t len)
+int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
+		   const struct bitmask *cpus, char *err, size_t len)
 {
 	static const char *const systems[] = { "sched", NULL };
 	char path[PATH_MAX];
@@ -52,6 +94,7 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char
 	int i, f;
 
 	memset(t, 0, sizeof(*t));
+	t->lock_fd = -1;
 	dir = tracefs_tracing_dir();
 	if (!dir) {
 		snprintf(err, len, "tracefs is not mounted at /sys/kernel/tracing and could not be "
@@ -65,6 +108,10 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char
 			 path, strerror(errno));
 		return -EACCES;
 	}
+	if (tracefs_instance_exists(name)) {
+		snprintf(err, len, "the trace instance %s exists already", name);
+		return -EEXIST;
+	}
 	errno = 0;
 	t->instance = tracefs_instance_create(name);
 	if (!t->instance) {
@@ -73,6 +120,11 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char
 		snprintf(err, len, "cannot create the trace instance %s: %s%s", name, strerror(e),
 			 e == EACCES || e == EPERM ? " (tracefs needs root)" : "");
 		return -e;
+	}
+	if (lock_instance(t)) {
+		snprintf(err, len, "the trace instance %s was removed as it was created", name);
+		rt_tracer_close(t);
+		return -EAGAIN;
 	}
 	t->tep = tracefs_local_events_system(NULL, systems);
 	if (!t->tep) {
@@ -96,7 +148,7 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb, char
 	if (tracefs_trace_off(t->instance) ||
 	    tracefs_instance_file_write(t->instance, "trace_clock", "mono") < 0 ||
 	    tracefs_option_disable(t->instance, TRACEFS_OPTION_OVERWRITE) ||
-	    tracefs_instance_set_buffer_size(t->instance, buffer_kb, -1) < 0) {
+	    set_buffers(t, buffer_kb, cpus)) {
 		int e = errno ? errno : EIO;
 
 		snprintf(err, len, "setting up the trace instance %s: %s", name, strerror(e));
@@ -374,6 +426,9 @@ void rt_tracer_close(struct rt_tracer *t)
 		tracefs_trace_off(t->instance);
 		tracefs_instance_destroy(t->instance);
 		tracefs_instance_free(t->instance);
+		if (t->lock_fd >= 0)
+			close(t->lock_fd);
+		t->lock_fd = -1;
 	}
 	if (t->tep)
 		tep_free(t->tep);
@@ -394,29 +449,35 @@ struct sweep {
 static int sweep_one(const char *name, void *ctx)
 {
 	struct sweep *sw = ctx;
-	size_t len = strlen(sw->prefix);
 	struct tracefs_instance *inst;
-	char *end;
-	long pid;
+	char *dir;
+	int fd = -1;
 
-	if (strncmp(name, sw->prefix, len) || !isdigit((unsigned char)name[len]))
-		return 0;
-	pid = strtol(name + len, &end, 10);
-	if (*end || pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+	if (strncmp(name, sw->prefix, strlen(sw->prefix)))
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
-	if (inst && !tracefs_instance_destroy(inst))
+	dir = inst ? tracefs_instance_get_dir(inst) : NULL;
+	if (dir)
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* held by its owner, alive in whatever PID namespace: left alone */
+	if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB) && !tracefs_instance_destroy(inst))
 		sw->removed++;
+	if (fd >= 0)
+		close(fd);
+	tracefs_put_tracing_file(dir);
 	tracefs_instance_free(inst);
 	return 0;
 }
 
 /**
- * rt_tracer_sweep - remove instances "@prefix<pid>" whose process is gone
+ * rt_tracer_sweep - remove the instances "@prefix..." that nobody holds
  *
- * A benchmark killed with SIGKILL cannot remove its instance; the next one
- * does. (tracefs_instances_walk() rather than tracefs_instances(), whose
- * compiled regular expression libtracefs 1.6 never frees.)
+ * A benchmark killed with SIGKILL cannot remove its instance; the next run
+ * does. An instance is in use while its owner holds the lock on its folder
+ * (rt_tracer_open()): a PID would not tell, since the owner may be in
+ * another PID namespace. (tracefs_instances_walk() rather than
+ * tracefs_instances(), whose compiled regular expression libtracefs 1.6
+ * never frees.)
  *
  * Returns how many were removed.
  */

@@ -38,7 +38,8 @@ static int64_t contention_worst_case_ns(const struct mig_cfg *cfg)
 {
 	int64_t n = cfg->nr_threads;
 
-	return cfg->duration_ns + n * (n + 1) * 2 * cfg->unit_ns;
+	/* at most 24 h + 98 x 99 x 2 x 1 s: no overflow */
+	return cfg->duration_ns + mig_mul_sat(n, n + 1, 2, cfg->unit_ns);
 }
 
 static int contention_body(struct mig_run *run, struct mig_thread *t)

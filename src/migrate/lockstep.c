@@ -25,7 +25,7 @@ static int lockstep_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t 
 
 static int64_t lockstep_worst_case_ns(const struct mig_cfg *cfg)
 {
-	return cfg->loops * cfg->nr_locks * cfg->nr_threads * cfg->unit_ns;
+	return mig_mul_sat(cfg->loops, cfg->nr_locks, cfg->nr_threads, cfg->unit_ns);
 }
 
 static int lockstep_body(struct mig_run *run, struct mig_thread *t)

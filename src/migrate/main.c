@@ -153,6 +153,17 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 		    cfg->nr_threads, cfg->base_prio, cfg->base_prio,
 		    cfg->base_prio + cfg->nr_threads, PRIO_MAX, PRIO_MAX - cfg->base_prio,
 		    PRIO_MAX - cfg->nr_threads);
+	if (cfg->mode->worst_case_ns(cfg) > MIG_WORST_CASE_MAX) {
+		char unit[32];
+
+		rt_format_duration(unit, sizeof(unit), cfg->unit_ns);
+		cli_die(EXIT_USAGE,
+			"--loops %lld with --locks %d, --threads %d and --unit %s: a run of --mode "
+			"%s could take longer than %lld years, which no deadline holds; accepted: "
+			"fewer --loops or a shorter --unit",
+			(long long)cfg->loops, cfg->nr_locks, cfg->nr_threads, unit, cfg->mode->name,
+			(long long)(MIG_WORST_CASE_MAX / RT_NSEC_PER_SEC / (365LL * 24 * 3600)));
+	}
 }
 
 static void print_notes(const struct bitmask *cpus)
@@ -238,8 +249,8 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 		}
 		printf(", start-up %.1f ms\n", (double)outs[0].startup_ns / RT_NSEC_PER_MSEC);
 	}
-	if (fflush(stdout))
-		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
+	/* a failed write to stdout is said at the exit, once the files are written (cli_exit) */
+	fflush(stdout);
 }
 
 static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int argc, char **argv,
@@ -323,6 +334,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &cfg);
 	cli_signals_install();
 	cli_env_check();
+	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
+	cli_trace_sweep();
 	run.interrupted = &cli_interrupted;
 	if (cfg.common.json)
 		cli_result_open(&res, cfg.common.json);
@@ -345,7 +358,7 @@ int main(int argc, char **argv)
 	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
 	rt_tracemark_open();
 	if (cfg.common.trace) {
-		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg));
+		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg), cfg.cpus);
 		run.tracer = &tracer;
 		traces = calloc((size_t)cfg.common.repeat, sizeof(*traces));
 		if (!traces)
@@ -410,9 +423,9 @@ int main(int argc, char **argv)
 		cli_exit_running(128 + ret);
 	rt_tracemark_close();
 	if (ret)
-		exit(128 + ret);
+		cli_exit(128 + ret);
 	numa_free_cpumask(cfg.cpus);
 	free(outs);
 	free(rows);
-	return EXIT_RAN;
+	cli_exit(EXIT_RAN);
 }

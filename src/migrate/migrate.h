@@ -85,7 +85,7 @@ struct mig_mode {
 	const char *summary;
 	/* Fill in defaults for @ncpus CPUs and check the combination. */
 	int (*configure)(struct mig_cfg *cfg, int ncpus, char *err, size_t len);
-	/* The longest a run can take when every step is serialised. */
+	/* The longest a run can take when every step is serialised (mig_mul_sat). */
 	int64_t (*worst_case_ns)(const struct mig_cfg *cfg);
 	int (*setup)(struct mig_run *run);
 	int (*body)(struct mig_run *run, struct mig_thread *t);
@@ -93,6 +93,20 @@ struct mig_mode {
 };
 
 extern const struct mig_mode mig_lockstep, mig_paired, mig_contention;
+
+/* The longest worst case a deadline can hold (a run start plus it plus a grace). */
+#define MIG_WORST_CASE_MAX (INT64_MAX / 2)
+
+/* @a * @b * @c * @d, or INT64_MAX past it: each is in range, their product need not be */
+static inline int64_t mig_mul_sat(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r) || __builtin_mul_overflow(r, c, &r) ||
+	    __builtin_mul_overflow(r, d, &r))
+		return INT64_MAX;
+	return r;
+}
 
 /* run.c: the lock steps every mode is made of, and the run itself */
 int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock);

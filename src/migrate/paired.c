@@ -44,7 +44,7 @@ static int paired_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t le
 
 static int64_t paired_worst_case_ns(const struct mig_cfg *cfg)
 {
-	return cfg->loops * cfg->nr_locks * 2 * cfg->unit_ns;
+	return mig_mul_sat(cfg->loops, cfg->nr_locks, 2, cfg->unit_ns);
 }
 
 static void paired_teardown(struct mig_run *run)

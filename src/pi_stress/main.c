@@ -23,6 +23,7 @@
 
 #define PRIO_MAX 99
 #define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
+#define DEFAULT_REPORT_NS (5 * RT_NSEC_PER_MSEC)	/* waits reported, over --hold, without --wait-bound */
 #define MAX_SHARED_GROUPS 64	/* with -u: 192 threads on one CPU */
 
 enum { OPT_NO_PI = 256, OPT_HOLD, OPT_WAIT_BOUND };
@@ -84,8 +85,8 @@ static void usage(FILE *out)
 		"      --hold TIME        work low does once boosted, before it unlocks,\n"
 		"                         0-100ms (default 0; a number alone is us)\n"
 		"      --wait-bound TIME  fail a run whose high thread waited longer, 10us-1h\n"
-		"                         (a number alone is ms; without it, waits over 5ms\n"
-		"                         are reported but do not fail the run)\n"
+		"                         (a number alone is ms; without it, waits over\n"
+		"                         --hold + 5ms are reported but do not fail the run)\n"
 		"  -b, --base-prio N      SCHED_FIFO of low, 1-96 (default 1); medium +1,\n"
 		"                         high +2, the coordinator +3\n"
 		"  -c, --cpus LIST        use these CPUs, e.g. 0-3 (default: all usable)\n"
@@ -175,6 +176,9 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 			why, cap);
 	if (!set_duration && !cfg->inversions)
 		cfg->duration_ns = DEFAULT_DURATION_NS;
+	/* without --wait-bound, the waits reported are those 5 ms over low's hold */
+	if (!cfg->enforce_bound)
+		cfg->wait_bound_ns = cfg->hold_ns + DEFAULT_REPORT_NS;
 	if (cfg->hold_ns >= cfg->wait_bound_ns) {
 		char hold[32], bound[32];
 
@@ -506,7 +510,7 @@ int main(int argc, char **argv)
 	struct pis_cfg cfg = {
 		.pi = true,
 		.watchdog_ns = RT_NSEC_PER_SEC,
-		.wait_bound_ns = 5 * RT_NSEC_PER_MSEC,
+		.wait_bound_ns = DEFAULT_REPORT_NS,
 		.base_prio = 1,
 	};
 	struct cli_trace_thread *threads = NULL;
@@ -527,6 +531,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &cfg);
 	cli_signals_install();
 	cli_env_check();
+	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
+	cli_trace_sweep();
 	if (cfg.common.json)
 		cli_result_open(&out, cfg.common.json);
 	if (cfg.common.trace_out)
@@ -541,7 +547,7 @@ int main(int argc, char **argv)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
 	rt_tracemark_open();
 	if (cfg.common.trace) {
-		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg));
+		cli_trace_open(&tracer, (size_t)trace_buffer_kb(&cfg), cfg.cpus);
 		traces = calloc((size_t)cfg.common.repeat, sizeof(*traces));
 		threads = calloc((size_t)cfg.nr_groups * PIS_ROLES, sizeof(*threads));
 		if (!traces || !threads)
@@ -618,8 +624,6 @@ int main(int argc, char **argv)
 	if (traces)
 		cli_trace_print(traces, (size_t)cfg.common.repeat);
 	cli_trace_out_close();
-	if (fflush(stdout))
-		cli_die(EXIT_SYSCALL, "writing the results: %s", strerror(errno));
 	write_json(&out, &cfg, argc, argv, rows, res, ret, passed, traces);
 	for (i = 0; traces && i < cfg.common.repeat; i++)
 		cli_trace_free(&traces[i]);
@@ -629,5 +633,5 @@ int main(int argc, char **argv)
 	free(res);
 	rt_tracemark_close();
 	numa_free_cpumask(cfg.cpus);
-	return ret;
+	cli_exit(ret);
 }

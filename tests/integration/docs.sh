@@ -37,6 +37,17 @@ for pair in batch:rtsched-batch.8 compare:rtsched-compare.1 plot:rtsched-plot.1 
 	for o in $opts; do
 		check "$script $o is in $page" grep -qE -- "${o//-/\\\\-}" "$page"
 	done
+	# --help says what each option does: words after it, or on the next line
+	$script --help >"$TMP/help" 2>&1
+	for o in $opts; do
+		check "$script --help says what $o does" awk -v o="$o" '
+			BEGIN { lead = "^  (-[a-z]( [A-Z_]+)?, )?" o "( [A-Z_:.]+| [{][^}]*[}])?" }
+			found && /^          +[^ ]/ { ok = 1; exit }
+			found { exit }
+			$0 ~ lead "  +[^ ]" { ok = 1; exit }
+			$0 ~ lead "$" { found = 1 }
+			END { exit !ok }' "$TMP/help"
+	done
 	if command -v groff >/dev/null; then
 		groff -man -ww -z "$page" 2>"$TMP/groff"
 		check "$page renders without warnings" test ! -s "$TMP/groff"

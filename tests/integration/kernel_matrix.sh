@@ -89,8 +89,28 @@ bad 2 "invalid --cpus '65'" $M --cpus 65 "$KERNEL"
 bad 2 "a guest needs at least 256 MiB" $M --memory 64 "$KERNEL"
 bad 2 "invalid --accel 'xen'" $M --accel xen "$KERNEL"
 bad 2 "expected a migrate or pi_stress command line" $M --run 'rm -rf /' "$KERNEL"
+bad 2 "invalid benchmark command .*: the guest would get ' as written" $M --run "migrate -m 'contention' -d 1" "$KERNEL"
+matrices() { ls -d "${RTSCHED_CACHE:-$HOME/.cache/rtsched}"/matrix-* 2>/dev/null | wc -l; }
+before=$(matrices)
+bad 2 "invalid benchmark command .*: a command is one line" $M --run $'migrate -d 1\nmigrate -d 2' "$KERNEL"
+check "  and no work folder is left in the cache" test "$(matrices)" -eq "$before"
+
+# --- SIGTERM while a guest runs: the guest is stopped, nothing is left
+$M --accel tcg --results "$RES" --run 'migrate -d 60' "$KERNEL" >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+for _ in $(seq 300); do grep -q '^migrate 0' "$TMP/out" && break; sleep 0.1; done
+check "a guest started its run" grep -q '^migrate 0' "$TMP/out"
+kill -TERM "$pid"
+timeout 20 tail --pid="$pid" -f /dev/null
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 143 (got $rc), saying so" \
+	bash -c "[ $rc -eq 143 ] && grep -q '^kernel-matrix: stopped by SIGTERM$' '$TMP/err'"
+check "  no QEMU left running" bash -c "! grep -qs 'matri[x]-' /proc/[0-9]*/cmdline"
+check "  no work folder left in the cache" test "$(matrices)" -eq "$before"
+check "  nothing stored" no_results
 bad 2 "leave out --json" $M --run 'migrate --json x' "$KERNEL"
-bad 2 "No closing quotation" $M --run "migrate -m 'x" "$KERNEL"
+bad 2 "the guest would get ' as written" $M --run "migrate -m 'x" "$KERNEL"
 bad 4 "no static benchmark" $M --bin "$TMP" "$KERNEL"
 bad 4 "no busybox at /no/busybox" $M --busybox /no/busybox "$KERNEL"
 mkdir -p "$TMP/empty"

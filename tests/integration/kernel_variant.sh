@@ -95,6 +95,11 @@ check "  naming the option" grep -q "did not take .*CONFIG_SCHED_DEBUG=y (got n)
 # --- bad usage
 run_bounded 10 $V --jobs 0
 check "--jobs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+mkdir -p "$TMP/nocache"
+run_bounded 10 env RTSCHED_CACHE="$TMP/nocache/c" $V
+check "no variant named: exit 2 (got $rc), saying what a build takes" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'name the kernels to build: stock, pre-43fa5460 or both; .*15 minutes' '$TMP/err'"
+check "  and nothing built or cached" test ! -e "$TMP/nocache/c"
 run_bounded 10 $V post-43fa5460
 check "an unknown variant: exit 2, naming the ones there are" \
 	grep -q "invalid variant 'post-43fa5460': expected stock or pre-43fa5460" "$TMP/err"

@@ -31,6 +31,9 @@ bad_inputs migrate <<'CASES'
 -c abc|2|invalid --cpus 'abc': expected a CPU list such as 0-3,6 \(libnuma: .*\); usable CPUs: 
 -c 100000|2|invalid --cpus '100000': expected a CPU list
 -c ,|2|invalid --cpus ','
+-m lockstep -L 100000000 -u 1s -l 10 -t 10|2|--loops 100000000 with --locks 10, --threads 10 and --unit 1s: a run of --mode lockstep could take longer than 146 years, which no deadline holds
+-m paired -L 100000000 -u 1s -l 97|2|--loops 100000000 with --locks 97, --threads 98 and --unit 1s: a run of --mode paired could take longer than 146 years
+-c 1-0|2|invalid --cpus '1-0': the range 1-0 runs backwards; expected LOW-HIGH; usable CPUs: 
 -c 0-4294967296|2|invalid --cpus '0-4294967296': expected a CPU list such as 0-3,6 \(libnuma: cpu argument 4294967296 out of range\)
 -z|2|unknown option '-z'; see migrate --help
 --bogus|2|unknown option '--bogus'; see migrate --help

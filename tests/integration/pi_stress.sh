@@ -38,6 +38,12 @@ med=$(group_cell "$TMP/out" 0 median)
 ok $rc "--hold 200us passes"
 check "  the median wait ($med us) includes low's 200 us hold" awk -v m="$med" 'BEGIN { exit !(m >= 200) }'
 
+# a hold past the default report threshold (5 ms) needs no --wait-bound:
+# the waits reported are those 5 ms longer than the hold
+run_bounded 30 ./pi_stress -i 20 --hold 10ms
+ok $rc "--hold 10ms without --wait-bound runs (exit $rc)"
+check "  and reports waits over 15ms" grep -q 'low holds 10ms once boosted; high waits over 15ms are reported' "$TMP/out"
+
 # --wait-bound is enforced when given: waits include low's hold, so this fails
 run_bounded 30 ./pi_stress -q -i 200 --hold 999us --wait-bound 1ms
 ok $(( rc == 1 ? 0 : 1 )) "a wait beyond --wait-bound fails the run (exit $rc)"

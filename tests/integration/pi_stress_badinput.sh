@@ -20,13 +20,14 @@ bad_inputs pi_stress <<CASES
 -w 2h|2|invalid --watchdog '2h'
 --hold 200ms|2|invalid --hold '200ms': expected a duration from 0 to 100ms .*no unit means us
 --hold -1|2|invalid --hold '-1'
---hold 6ms|2|--hold 6ms is not below --wait-bound 5ms: high waits at least for low's hold
+--hold 6ms --wait-bound 5ms|2|--hold 6ms is not below --wait-bound 5ms: high waits at least for low's hold
 --hold 2ms --wait-bound 1ms|2|--hold 2ms is not below --wait-bound 1ms
 --wait-bound 5us|2|invalid --wait-bound '5us': expected a duration from 10us to 1h.*no unit means ms
 -b 0|2|invalid --base-prio '0': expected an integer from 1 to 96
 -b 97|2|invalid --base-prio '97'
 -c abc|2|invalid --cpus 'abc': expected a CPU list such as 0-3,6
 -c ,|2|invalid --cpus ','
+-c 1-0|2|invalid --cpus '1-0': the range 1-0 runs backwards; expected LOW-HIGH
 --no-pi=1|2|option '--no-pi=1' takes no value
 --uniprocessor=yes|2|option '--uniprocessor=yes' takes no value
 -g|2|option '-g' needs a value

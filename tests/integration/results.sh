@@ -144,3 +144,25 @@ check "  every result stored under results/<release>/<host>/" \
 run_bounded 30 scripts/batch --modes contention --repeat 0
 ok $(( rc == 2 ? 0 : 1 )) "batch --repeat 0: exit 2"
 check "  in one line" test "$(wc -l <"$TMP/err")" -eq 1
+run_bounded 30 scripts/batch --modes contention --duration 1ms
+check "batch --duration 1ms: exit 2 (got $rc) before any cell, in one line" \
+	bash -c "[ $rc -eq 2 ] && grep -qx \"batch: invalid --duration '1ms': expected 10ms to 24h\" '$TMP/err'"
+
+# a cell past --timeout gets SIGTERM, which lets it remove its temporary file
+mkdir -p "$TMP/fakebin"
+cat >"$TMP/fakebin/migrate" <<'EOF'
+#!/bin/sh
+# never ends; its temporary file goes when SIGTERM comes, as the real one's does
+for a; do json=$a; done
+: >"$json.tmp.fake"
+trap 'rm -f "$json.tmp.fake"; exit 143' TERM
+while :; do sleep 0.1; done
+EOF
+chmod +x "$TMP/fakebin/migrate"
+cp "$TMP/fakebin/migrate" "$TMP/fakebin/pi_stress"
+run_bounded 60 scripts/batch --modes contention --pi off --repeat 1 --duration 1s --timeout 1 \
+	--bin "$TMP/fakebin" --results "$TMP/res-timeout"
+check "batch: a cell past --timeout fails (exit $rc)" test "$rc" -eq 1
+check "  stopped by SIGTERM, which it says" \
+	grep -q '^FAIL  migrate-contention .*stopped by SIGTERM after the 1 s timeout' "$TMP/out"
+check "  no temporary file left in the results" test -z "$(find "$TMP/res-timeout" -name '*.tmp.*')"

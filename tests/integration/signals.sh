@@ -56,8 +56,11 @@ signal_run INT 1 ./migrate -d 60 -r 5
 ok $(( rc == 130 ? 0 : 1 )) "migrate -r 5, SIGINT in the first run: exit 130"
 check "  the table covers the runs done" grep -q 'PARTIAL: SIGINT stopped run 1' "$TMP/out"
 
-# a second SIGINT does not wait for the threads (paired never stops by itself)
-./migrate -m paired -L 100000000 --trace >"$TMP/out" 2>&1 &
+# a second SIGINT does not wait for the threads (paired never stops by
+# itself), and leaves no temporary file of --json or --trace-out
+mkdir -p "$TMP/second"
+./migrate -m paired -L 100000000 --trace --json "$TMP/second/r.json" \
+	--trace-out "$TMP/second/t.trace" >"$TMP/out" 2>&1 &
 pid=$!
 running $pid
 sleep 0.5
@@ -70,6 +73,7 @@ rc=$?
 ok $(( rc == 130 ? 0 : 1 )) "a second SIGINT: exit 130 at once (got $rc)"
 check "  without a table" test "$(grep -c '^Task' "$TMP/out")" -eq 0
 check "  and the trace instance is gone" test "$(instances)" -eq 0
+check "  nor any file of --json or --trace-out, temporary or not" test -z "$(ls -A "$TMP/second")"
 
 signal_run INT 1 ./pi_stress -d 60 --json "$TMP/p.json"
 ok $(( rc == 130 ? 0 : 1 )) "pi_stress, SIGINT: exit 130 (got $rc)"

@@ -44,6 +44,19 @@ run_bounded() {
 	rc=$?
 }
 
+# closed_pipe SECONDS CMD...: run CMD with stdout a pipe whose reader is gone
+# (every write fails with EPIPE, or SIGPIPE kills it), stderr in $TMP/err,
+# status in $rc (a signal N shows as 256 - N)
+closed_pipe() {
+	local limit=$1
+	shift
+	timeout -s KILL "$limit" /usr/bin/python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.call(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL))' "$@" 2>"$TMP/err"
+	rc=$?
+}
+
 # The capability, probed: can this process run SCHED_FIFO at all?
 have_rt() { chrt -f 1 true 2>/dev/null; }
 

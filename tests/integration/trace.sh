@@ -35,7 +35,7 @@ ok $(( n > 0 ? 0 : 1 )) "contention marks its sleeps"
 
 # --trace: the scheduler's events of the run, analysed
 instances() { ls "$dir/instances" 2>/dev/null | grep -c '^rtsched-'; }
-mkdir "$dir/instances/rtsched-999999999" 2>/dev/null
+mkdir "$dir/instances/rtsched-999999999" 2>/dev/null	# as a killed run leaves it
 j=$TMP/t.json
 run_bounded 60 ./migrate -q -d 1 --trace --json "$j"
 ok $rc "--trace runs (exit $rc)"
@@ -55,6 +55,43 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if all(t["migrations"]["at_wakeup"] + t["migrations"]["runnable"] + t["migrations"]["other"] == t["migrations"]["traced"] and t["migrations"]["lower_rt"] + t["migrations"]["equal_rt"] <= t["migrations"]["at_wakeup"] for r in d["runs"] for t in r["trace"]["threads"]) else 1)' "$j"
 check "  no rtsched trace instance is left behind" test "$(instances)" -eq 0
 check "  and one left by a killed run was removed" test ! -e "$dir/instances/rtsched-999999999"
+
+# every run sweeps, traced or not: a stale instance (nobody holds it) goes
+mkdir "$dir/instances/rtsched-999999999-0badcafe" 2>/dev/null
+run_bounded 30 ./migrate -q -d 0.2
+check "a run without --trace removes an instance nobody holds" \
+	test ! -e "$dir/instances/rtsched-999999999-0badcafe"
+
+# a run in another PID namespace, whose PIDs say nothing here, leaves a live
+# instance alone: the owner holds a lock on it
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	./migrate -q -d 3 --trace >"$TMP/host.out" 2>&1 </dev/null &
+	host=$!
+	for _ in $(seq 50); do [ "$(instances)" -gt 0 ] && break; sleep 0.1; done
+	run_bounded 30 unshare -p -f --mount-proc ./migrate -q -d 0.3 --trace
+	check "a --trace run in another PID namespace runs (exit $rc)" test "$rc" -eq 0
+	timeout 20 tail --pid="$host" -f /dev/null
+	wait "$host"
+	rc=$?
+	check "  and the run here keeps its instance: exit 0 (got $rc), its trace tables" \
+		bash -c "[ $rc -eq 0 ] && grep -q '^Preempted' '$TMP/host.out'" || diag "$TMP/host.out"
+else
+	ok 1 "unshare -p works here (as root)"
+fi
+
+# the buffers are where the run is: a CPU outside it gets a page or so
+if [ "$NCPUS" -ge 2 ]; then
+	./migrate -c 0 -t 2 -d 2 --trace >"$TMP/cpu0.out" 2>&1 </dev/null &
+	pid=$!
+	# the header comes once the instance is set up
+	for _ in $(seq 50); do grep -q '^kernel ' "$TMP/cpu0.out" && break; sleep 0.1; done
+	inst=$(ls -d "$dir"/instances/rtsched-* 2>/dev/null | head -1)
+	kb0=$(cat "$inst/per_cpu/cpu0/buffer_size_kb" 2>/dev/null)
+	kb1=$(cat "$inst/per_cpu/cpu1/buffer_size_kb" 2>/dev/null)
+	wait "$pid"
+	check "-c 0 --trace: CPU 0's buffer is sized for the run (${kb0:-none} KiB), CPU 1's is not (${kb1:-none} KiB)" \
+		bash -c "[ -n '$kb0' ] && [ -n '$kb1' ] && [ '$kb0' -gt 64 ] && [ '$kb1' -le 16 ]"
+fi
 
 # PI boosts: in paired mode with PI, high blocks on each owner's lock
 run_bounded 60 ./migrate -q -m paired -L 20 -p --trace --json "$TMP/pb.json"

@@ -74,6 +74,15 @@ static void parse_silently(void)
 	       "a CPU past the machine's is EINVAL");
 	tap_ok(!rt_cpus_parse("", usable, &bad) && errno == ENOENT, "an empty list is ENOENT");
 	tap_ok(!rt_cpus_parse("0-", usable, &bad), "'0-' is refused");
+	tap_ok(!rt_cpus_parse("1-0", usable, &bad) && errno == ERANGE,
+	       "a range that runs backwards, '1-0', is ERANGE (libnuma reads it as 1)");
+	tap_str(rt_cpus_numa_message(), "the range 1-0 runs backwards", "  and says so");
+	tap_ok(!rt_cpus_parse("0,3-2", usable, &bad) && errno == ERANGE,
+	       "  also after another CPU: '0,3-2'");
+	m = rt_cpus_parse("0-0", usable, &bad);
+	tap_ok(m && rt_cpus_count(m) == 1, "'0-0' is CPU 0");
+	if (m)
+		numa_free_cpumask(m);
 
 	fflush(stderr);
 	dup2(saved, 2);

@@ -170,5 +170,28 @@ int main(void)
 		tap_is(rt_sched_analyse(e, 2, t, 1, NULL, NULL), -EINVAL,
 		       "events out of time order are refused");
 	}
+	{
+		/*
+		 * A kernel that leaves out the idle CPU's switch to the task: high
+		 * wakes three times and sleeps three times, but only its first
+		 * switch in was recorded. One latency sample of three wake-ups;
+		 * one switch in for three out.
+		 */
+		const struct rt_sev e[] = {
+			ev(10 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+			sw(12 * US, 1, 0, 120, 0, 102, 97),
+			sw(20 * US, 1, 102, 97, SLEEP, 0, 120),
+			ev(30 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+			sw(40 * US, 1, 102, 97, SLEEP, 0, 120),
+			ev(50 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+			sw(60 * US, 1, 102, 97, SLEEP, 0, 120),
+		};
+
+		analyse(e, 7, t);
+		tap_is(t[1].wakeups, 3, "switches left out: three wake-ups counted");
+		tap_is(t[1].wakeup_latency.count, 1, "  one latency sample, the one switch in");
+		tap_is(t[1].switches_in, 1, "  one switch in");
+		tap_is(t[1].switches_out, 3, "  three switches out");
+	}
 	return tap_done();
 }

@@ -53,6 +53,12 @@ with tempfile.TemporaryDirectory() as d:
     raises(lambda: vm.build_initramfs(initrd + "2", BUSYBOX, [], ["  "], 4),
            vm.VmError, "one non-empty line", "an empty command is refused")
     ok(not os.path.exists(initrd + "2"), "no initramfs written for a refused command")
+    ok(vm.shell_split("migrate  -m contention\t-d 1") == ["migrate", "-m", "contention", "-d", "1"],
+       "a command splits on blanks, as the guest's init splits it")
+    for line, what in (("migrate -m 'contention' -d 1", "quotes"), ('migrate -m "a b"', "double quotes"),
+                       ("migrate -c 0\\,1", "a backslash"), ("migrate -c *", "a glob")):
+        raises(lambda: vm.shell_split(line), vm.VmError, "as written (it splits on blanks only)",
+               f"{what}, which the guest would not read as a shell does, are refused")
 
     # --- the framing: the guest's own shell code, run by busybox sh here
     data = os.path.join(d, "data")

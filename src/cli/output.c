@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The programs' output files: checked, created and registered before the
+ * run; their temporary files removed at any early exit.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+
+#define MAX_OUTPUTS 4
+
+/* Read by a signal handler: only unlink() of what is registered. */
+static struct rt_outfile *outputs[MAX_OUTPUTS];
+static const char *options[MAX_OUTPUTS];
+static volatile sig_atomic_t nr_outputs;
+
+/**
+ * cli_output_remove_pending - remove the temporary files of the outputs not
+ * yet done; async-signal-safe, for a second signal's exit
+ */
+void cli_output_remove_pending(void)
+{
+	int i;
+
+	for (i = 0; i < nr_outputs; i++)
+		if (outputs[i]->tmp[0])
+			unlink(outputs[i]->tmp);
+}
+
+/**
+ * cli_output_open - create @option's file @path before the run, or exit 2
+ * saying why it cannot be: it exists, it is another option's file, or its
+ * folder does not take it
+ */
+void cli_output_open(struct rt_outfile *o, const char *option, const char *path)
+{
+	int i, ret;
+
+	if (!*path)
+		cli_die(EXIT_USAGE, "invalid %s '': expected a file name", option);
+	for (i = 0; i < nr_outputs; i++)
+		if (strcmp(path, "-") && rt_outfile_same(outputs[i]->path, path))
+			cli_die(EXIT_USAGE, "invalid %s '%s': %s writes that file already; give "
+				"each its own", option, path, options[i]);
+	if (nr_outputs == MAX_OUTPUTS)
+		cli_die(EXIT_USAGE, "invalid %s '%s': too many output files", option, path);
+	ret = rt_outfile_open(o, path);
+	if (ret == -EEXIST)
+		cli_die(EXIT_USAGE, "invalid %s '%s': the file exists; a result is never "
+			"overwritten: remove it or choose another name", option, path);
+	if (ret)
+		cli_die(EXIT_USAGE, "invalid %s '%s': cannot create a file beside it: %s", option,
+			path, strerror(-ret));
+	if (!nr_outputs)
+		cli_cleanup_add(cli_output_remove_pending);
+	options[nr_outputs] = option;
+	outputs[nr_outputs] = o;
+	nr_outputs++;
+}
+
+/**
+ * cli_output_commit - give @o its name, or exit 3 saying why not (its
+ * temporary file removed)
+ */
+void cli_output_commit(struct rt_outfile *o, const char *option)
+{
+	int ret = rt_outfile_commit(o);
+
+	if (ret)
+		cli_die(EXIT_SYSCALL, "writing %s '%s': %s", option, o->path, strerror(-ret));
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The files the programs write (--json, --trace-out): refused before the
+ * run when they cannot be written, removed however the program ends before
+ * they are done (a second signal included), named when they are done.
+ */
+#ifndef RT_CLI_OUTPUT_H
+#define RT_CLI_OUTPUT_H
+
+#include "rt_outfile.h"
+
+void cli_output_open(struct rt_outfile *o, const char *option, const char *path);
+void cli_output_commit(struct rt_outfile *o, const char *option);
+void cli_output_remove_pending(void);
+
+#endif

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The Python tools fail in one line with the documented exit status, never
+# a traceback: an output they cannot write is refused before any work (exit
+# 2), and a closed pipe on stdout ends them with one line and exit 3.
+. "$(dirname "$0")/tap.bash"
+
+ref=results/reference
+A=$ref/commit-43fa5460fe60-before-pi.json
+B=$ref/commit-43fa5460fe60-after-pi.json
+one_line() { # one_line PATTERN: stderr is that one line, and no traceback
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -- "$1" "$TMP/err" && ! grep -q Traceback "$TMP/err"
+}
+
+# --- outputs checked before the work
+run_bounded 60 scripts/plot -o /nonexistent/x.png "$A" "$B"
+check "plot -o /nonexistent/x.png: exit 2 (got $rc), one line" \
+	eval '[ $rc -eq 2 ] && one_line "^plot: -o .*/nonexistent/x.png.: no folder /nonexistent$"'
+ln -s "$TMP/nowhere.png" "$TMP/dangling.png"
+run_bounded 60 scripts/plot -o "$TMP/dangling.png" "$A" "$B"
+check "plot -o DANGLING-LINK: exit 2 (got $rc): the file exists" \
+	eval '[ $rc -eq 2 ] && one_line "the file exists"'
+run_bounded 60 scripts/plot --timeline "$TMP" -o "$TMP/t.png"
+check "plot --timeline DIR: exit 2 (got $rc), one line" \
+	eval '[ $rc -eq 2 ] && one_line "^plot: .*: Is a directory$"'
+run_bounded 60 scripts/batch --results /proc/x --modes contention --pi off
+check "batch --results /proc/x: exit 2 (got $rc) before any cell, one line" \
+	eval '[ $rc -eq 2 ] && one_line "^batch: invalid --results" && [ ! -s "$TMP/out" ]'
+run_bounded 60 scripts/kernel-matrix --results /proc/x linux-image-amd64
+check "kernel-matrix --results /proc/x: exit 2 (got $rc) before any guest, one line" \
+	eval '[ $rc -eq 2 ] && one_line "^kernel-matrix: invalid --results ./proc/x."'
+
+# --- a closed pipe on stdout
+closed_pipe 60 scripts/compare "$A" "$B"
+check "compare with stdout a closed pipe: exit 3 (got $rc), one line" \
+	eval '[ $rc -eq 3 ] && one_line "^compare: writing to standard output: Broken pipe"'
+for s in batch compare plot kernel-matrix kernel-variant reproduce; do
+	closed_pipe 60 scripts/$s --help
+	check "$s --help with stdout a closed pipe: exit 3 (got $rc), no traceback" \
+		eval '[ $rc -eq 3 ] && one_line "^$s: writing to standard output: Broken pipe"'
+done
+closed_pipe 60 scripts/reproduce --assemble
+check "reproduce --assemble with stdout a closed pipe: exit 3 (got $rc), no traceback" \
+	eval '[ $rc -eq 3 ] && ! grep -q Traceback "$TMP/err"'
+
