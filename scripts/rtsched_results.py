@@ -17,10 +17,16 @@ COLUMNS = ("vol", "nonvol", "migrated", "iterations")
 # pi_stress's per-group figures, compared like the table's columns; row "total"
 # is the sum of the groups' rates, and the longest of their waits.
 GROUP_COLUMNS = ("per_second", "wait_median", "wait_p99", "wait_max")
-# The configuration that must match for two result sets to be comparable.
+# The configuration that must match for two result sets to be comparable,
+# and what must match too where both results say (the published tables do
+# not say how long their runs were).
 SAME_CONFIG = {
     "migrate": ("mode", "threads", "locks"),
     "pi_stress": ("groups", "uniprocessor"),
+}
+SAME_WHEN_KNOWN = {
+    "migrate": ("duration_ns", "loops", "unit_ns"),
+    "pi_stress": ("duration_ns", "inversions", "hold_ns", "wait_bound_ns"),
 }
 
 
@@ -33,7 +39,7 @@ KNOWN_FIELDS = {
     "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
                "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime",
                "environment", "vm"},
-    "run": {"measured_s", "startup_ms", "rows", "total", "groups", "trace"},
+    "run": {"measured_s", "startup_ms", "rows", "total", "groups", "trace", "partial"},
     "row": {"task"} | set(COLUMNS),
     "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",
               "unresolved", "medium_ran", "uncontended"},
@@ -99,12 +105,17 @@ def load_file(path):
     _need(isinstance(doc.get("config"), dict), path, "no config object")
     runs = doc.get("runs")
     _need(isinstance(runs, list) and runs, path, "no runs")
-    width = None
+    threads = doc["config"].get("threads")
+    width = threads if isinstance(threads, int) and threads > 0 else None
     for i, run in enumerate(runs):
         rows = run.get("rows") if isinstance(run, dict) else None
         _need(isinstance(rows, list) and rows, path, f"run {i + 1} has no rows")
-        width = len(rows) if width is None else width
-        _need(len(rows) == width, path, f"run {i + 1} has {len(rows)} rows, run 1 has {width}")
+        if width is None:
+            width = len(rows)
+        _need(len(rows) == width, path,
+              f"run {i + 1} has {len(rows)} rows for "
+              + (f"{threads} threads" if width == threads else f"run 1's {width}")
+              + ": not a whole result")
         for row in rows:
             _need(isinstance(row, dict)
                   and all(isinstance(row.get(c), int) and row.get(c) >= 0 for c in COLUMNS),
@@ -161,11 +172,23 @@ def check_comparable(named_docs, one_place=False):
         if doc["tool"] != first["tool"]:
             raise ResultError(f"cannot compare {first_name} ({first['tool']}) with "
                               f"{name} ({doc['tool']})")
-        for key in SAME_CONFIG[doc["tool"]]:
+        for key in SAME_CONFIG[doc["tool"]] + SAME_WHEN_KNOWN[doc["tool"]]:
             a, b = first["config"].get(key), doc["config"].get(key)
+            if key in SAME_WHEN_KNOWN[doc["tool"]] and (a is None or b is None):
+                continue
             if a != b:
-                raise ResultError(f"cannot compare {first_name} ({key} {a}) with {name} "
-                                  f"({key} {b}): the configurations differ")
+                raise ResultError(f"cannot compare {first_name} ({setting(key, a)}) with {name} "
+                                  f"({setting(key, b)}): the configurations differ")
+
+
+def setting(key, value):
+    """A configuration value as the options say it: 'duration 1s', 'threads 4'."""
+    if key.endswith("_ns") and isinstance(value, int):
+        for unit, ns in (("s", 10**9), ("ms", 10**6), ("us", 10**3)):
+            if value % ns == 0:
+                return f"{key[:-3]} {value // ns}{unit}"
+        return f"{key[:-3]} {value}ns"
+    return f"{key} {value}"
 
 
 def nr_tasks(docs):
@@ -189,11 +212,18 @@ def task_index(spec, ntasks):
     return i
 
 
+def whole_runs(doc):
+    """The runs the statistics rest on: a run a signal cut short (marked
+    partial) is left out when the document has whole ones."""
+    whole = [r for r in doc["runs"] if not r.get("partial")]
+    return whole or doc["runs"]
+
+
 def samples(docs, task, column):
-    """One value per run of every document: the cell of TASK (or the total) in COLUMN."""
+    """One value per whole run of every document: the cell of TASK (or the total) in COLUMN."""
     out = []
     for doc in docs:
-        for run in doc["runs"]:
+        for run in whole_runs(doc):
             rows = run["rows"]
             if task == len(rows):
                 out.append(sum(r[column] for r in rows))
@@ -213,7 +243,7 @@ def group_samples(docs, group, column):
 
     out = []
     for doc in docs:
-        for i, run in enumerate(doc["runs"]):
+        for i, run in enumerate(whole_runs(doc)):
             groups = run.get("groups")
             if not isinstance(groups, list) or not groups:
                 raise ResultError(f"{doc['_path']}: run {i + 1} has no groups")

@@ -181,7 +181,11 @@ void cli_init(const char *name)
 			_exit(EXIT_SYSCALL);	/* nowhere to say it */
 	/* stdout through stdout_write(), buffered as stdio would buffer it */
 	f = fopencookie(NULL, "w", io);
-	if (f && !setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ))
+	if (!f)
+		return;
+	if (setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ))
+		fclose(f);
+	else
 		stdout = f;
 }
 
@@ -236,6 +240,7 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 	co->cpus = NULL;
 	co->quiet = false;
 	co->repeat = 1;
+	co->complete = 1;
 	co->json = NULL;
 	co->trace = false;
 	co->trace_out = NULL;
@@ -333,6 +338,20 @@ struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv)
 	numa_free_cpumask(co->usable);
 	co->usable = NULL;
 	return co->cpus;
+}
+
+/**
+ * cli_runs_done - @runs were made, the last one cut short by signal
+ * @interrupted (0: none)
+ *
+ * The statistics (mean ± sd, the JSON summary) cover the whole runs: a run
+ * a signal cut short is left out of them when there are whole ones, and
+ * kept in the result file, marked partial.
+ */
+void cli_runs_done(struct cli_common *co, int runs, int interrupted)
+{
+	co->repeat = runs;
+	co->complete = interrupted && runs > 1 ? runs - 1 : runs;
 }
 
 /**

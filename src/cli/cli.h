@@ -31,6 +31,7 @@ struct cli_common {
 	struct bitmask *cpus;		/* -c, --cpus */
 	bool quiet;			/* -q, --quiet */
 	int repeat;			/* -r, --repeat: runs in this invocation */
+	int complete;			/* the whole runs, which the statistics cover (cli_runs_done) */
 	const char *json;		/* --json FILE */
 	bool trace;			/* --trace */
 	const char *trace_out;		/* --trace-out FILE (implies --trace) */
@@ -65,6 +66,7 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
 void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
 		       const char *short_options);
 struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv);
+void cli_runs_done(struct cli_common *co, int runs, int interrupted);
 void cli_print_table(const struct rt_row *rows, size_t n, const char *caption);
 void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -201,13 +201,21 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 }
 
 /* What an interrupted run covers, said under its table. */
-static void print_partial(const struct mig_outcome *last, int runs)
+static void print_partial(const struct mig_outcome *last, int runs, int complete)
 {
 	if (!last->interrupted)
 		return;
-	printf("\nPARTIAL: %s stopped run %d after %.3f s; the counts cover it up to then\n",
-	       cli_signal_name(last->interrupted), runs,
-	       (double)(last->end_ns - last->start_ns) / RT_NSEC_PER_SEC);
+	if (complete < runs)
+		printf("\nPARTIAL: %s stopped run %d after %.3f s; the figures are those of the "
+		       "%d whole run%s before it (run %d is in the result file, marked partial)\n",
+		       cli_signal_name(last->interrupted), runs,
+		       (double)(last->end_ns - last->start_ns) / RT_NSEC_PER_SEC, complete,
+		       complete == 1 ? "" : "s", runs);
+	else
+		printf("\nPARTIAL: %s stopped run %d after %.3f s; the counts cover it up to "
+		       "then\n",
+		       cli_signal_name(last->interrupted), runs,
+		       (double)(last->end_ns - last->start_ns) / RT_NSEC_PER_SEC);
 	if (last->unfinished)
 		printf("PARTIAL: %d threads did not stop in time: the main thread read their "
 		       "counters\n",
@@ -221,15 +229,15 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 	size_t n = (size_t)cfg->nr_threads;
 	int r;
 
-	if (cfg->common.repeat == 1) {
+	if (cfg->common.complete == 1) {
 		cli_print_table(rows, n, NULL);
-	} else if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.repeat, n)) {
+	} else if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.complete, n)) {
 		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	}
 	if (!outs[0].migrations_from_proc)
 		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
 		       "this kernel has no /proc/self/task/TID/sched\n");
-	print_partial(&outs[cfg->common.repeat - 1], cfg->common.repeat);
+	print_partial(&outs[cfg->common.repeat - 1], cfg->common.repeat, cfg->common.complete);
 	if (!cfg->common.quiet) {
 		for (r = 0; r < cfg->common.repeat; r++) {
 			d = outs[r].end_ns - outs[r].start_ns;
@@ -284,10 +292,12 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 		cli_json_rows(j, &rows[(size_t)r * n], n);
 		if (traces)
 			cli_trace_json(j, &traces[r]);
+		if (r >= cfg->common.complete)
+			rt_json_bool(j, "partial", true);
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	cli_json_summary(j, rows, (size_t)cfg->common.repeat, n);
+	cli_json_summary(j, rows, (size_t)cfg->common.complete, n);
 	rt_json_bool(j, "partial", outs[cfg->common.repeat - 1].interrupted != 0);
 	cli_result_commit(res, outs[cfg->common.repeat - 1].interrupted ?
 				       128 + outs[cfg->common.repeat - 1].interrupted :
@@ -405,6 +415,7 @@ int main(int argc, char **argv)
 				 "raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
 				 strerror(out->mlock_err));
 	}
+	cli_runs_done(&cfg.common, cfg.common.repeat, outs[cfg.common.repeat - 1].interrupted);
 	print_results(&cfg, rows, outs);
 	if (traces)
 		cli_trace_print(traces, (size_t)cfg.common.repeat);

@@ -354,11 +354,11 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 
 	if (!v)
 		cli_die(EXIT_SYSCALL, "out of memory");
-	if (cfg->common.repeat == 1) {
+	if (cfg->common.complete == 1) {
 		cli_print_table(rows, n, caption);
 	} else {
 		printf("%s\n", caption);
-		if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.repeat, n))
+		if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.complete, n))
 			cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	}
 	if (!have_sched)
@@ -378,14 +378,15 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 			total += (double)gr->inversions;
 			worst = gr->wait_max > worst->wait_max ? gr : worst;
 		}
-		rt_stats_of(v, (size_t)cfg->common.repeat, &st);
+		/* the rate of the whole runs: one cut short by a signal is left out */
+		rt_stats_of(v, (size_t)cfg->common.complete, &st);
 		/* over repeats: the mean rate, and the waits of the run with the longest */
 		printf("%5d %4d %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, res[g].cpu,
 		       (unsigned long long)inv, st.mean, us(worst->wait_median), us(worst->wait_p99),
 		       us(worst->wait_max));
-		if (cfg->common.repeat > 1)
+		if (cfg->common.complete > 1)
 			printf("%18s \u00b1 %11.1f per second over %d runs; waits of the run with the "
-			       "longest\n", "", st.sd, cfg->common.repeat);
+			       "longest\n", "", st.sd, cfg->common.complete);
 	}
 	for (r = 0; r < cfg->common.repeat; r++) {
 		double longest = 0;
@@ -441,6 +442,8 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 		cli_json_rows(j, &rows[(size_t)r * n], n);
 		if (traces)
 			cli_trace_json(j, &traces[r]);
+		if (r >= cfg->common.complete)
+			rt_json_bool(j, "partial", true);
 		rt_json_array(j, "groups");
 		for (g = 0; g < cfg->nr_groups; g++) {
 			const struct group_result *gr = &res[(size_t)r * ng + (size_t)g];
@@ -467,17 +470,17 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int ar
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	cli_json_summary(j, rows, (size_t)cfg->common.repeat, n);
+	cli_json_summary(j, rows, (size_t)cfg->common.complete, n);
 	rt_json_array(j, "group_summary");
 	for (g = 0; g < cfg->nr_groups; g++) {
 		rt_json_object(j, NULL);
 		rt_json_int(j, "group", g);
-		for (r = 0; r < cfg->common.repeat; r++)
+		for (r = 0; r < cfg->common.complete; r++)
 			v[r] = rate(&res[(size_t)r * ng + (size_t)g]);
-		cli_json_stats(j, "per_second", v, (size_t)cfg->common.repeat);
-		for (r = 0; r < cfg->common.repeat; r++)
+		cli_json_stats(j, "per_second", v, (size_t)cfg->common.complete);
+		for (r = 0; r < cfg->common.complete; r++)
 			v[r] = (double)res[(size_t)r * ng + (size_t)g].wait_max;
-		cli_json_stats(j, "wait_max_ns", v, (size_t)cfg->common.repeat);
+		cli_json_stats(j, "wait_max_ns", v, (size_t)cfg->common.complete);
 		rt_json_end(j);
 	}
 	rt_json_end(j);
@@ -614,11 +617,19 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	cli_runs_done(&cfg.common, cfg.common.repeat, interrupted);
 	passed = print_results(&cfg, rows, res, have_sched);
 	ret = passed ? EXIT_RAN : EXIT_CHECK;
 	if (interrupted) {
-		printf("\nPARTIAL: %s stopped run %d; the figures cover it up to then\n",
-		       cli_signal_name(interrupted), cfg.common.repeat);
+		if (cfg.common.complete < cfg.common.repeat)
+			printf("\nPARTIAL: %s stopped run %d; the statistics are those of the %d "
+			       "whole run%s before it (run %d is in the result file, marked "
+			       "partial)\n",
+			       cli_signal_name(interrupted), cfg.common.repeat, cfg.common.complete,
+			       cfg.common.complete == 1 ? "" : "s", cfg.common.repeat);
+		else
+			printf("\nPARTIAL: %s stopped run %d; the figures cover it up to then\n",
+			       cli_signal_name(interrupted), cfg.common.repeat);
 		ret = 128 + interrupted;
 	}
 	if (traces)

@@ -106,6 +106,26 @@ bad_inputs_compare 2 ".*/rt-tests.json: not an rtsched result" "$f" "$TMP/rt-tes
 bad_inputs_compare 2 ".*/nowhere: no such file or folder" "$f" "$TMP/nowhere"
 bad_inputs_compare 2 ".*/empty: no result files" "$f" "$TMP/empty"
 bad_inputs_compare 2 "cannot compare .* \(threads 4\) with .* \(threads 3\): the configurations differ" "$f" "$TMP/t3.json"
+# like with like only: the run time, the unit, the loops differ -> refused
+edit() { # edit IN OUT PYTHON-STATEMENT: a copy of the result IN with d changed
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))' "$1" "$2" "$3"
+}
+edit "$f" "$TMP/d2.json" 'd["config"]["duration_ns"] = 2000000000'
+bad_inputs_compare 2 "cannot compare .* \(duration 500ms\) with .*/d2.json \(duration 2s\): the configurations differ" "$f" "$TMP/d2.json"
+edit "$f" "$TMP/u2.json" 'd["config"]["unit_ns"] = 2000000'
+bad_inputs_compare 2 "cannot compare .* \(unit 1ms\) with .*/u2.json \(unit 2ms\)" "$f" "$TMP/u2.json"
+mkdir -p "$TMP/mixed" && cp "$f" "$TMP/mixed/a.json" && cp "$TMP/d2.json" "$TMP/mixed/b.json"
+bad_inputs_compare 2 "cannot compare .* \(duration 500ms\) with .* \(duration 2s\)" "$f" "$TMP/mixed"
+# not a whole result: rows that do not match the thread count, either way
+edit "$f" "$TMP/short.json" 'del d["runs"][1]["rows"][2]'
+bad_inputs_compare 2 ".*/short.json: run 2 has 3 rows for 4 threads: not a whole result" "$f" "$TMP/short.json"
+edit "$f" "$TMP/long.json" 'd["runs"][0]["rows"].append(dict(d["runs"][0]["rows"][0], task=4))'
+bad_inputs_compare 2 ".*/long.json: run 1 has 5 rows for 4 threads: not a whole result" "$TMP/long.json" "$f"
+run_bounded 60 scripts/plot "$f" "$TMP/long.json" -o "$TMP/long.png"
+check "plot refuses it too (exit $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'not a whole result' '$TMP/err'"
 bad_inputs_compare 2 "cannot compare .* \(migrate\) with .* \(pi_stress\)" "$f" "$p"
 bad_inputs_compare 2 "give at least two result sets" "$f"
 bad_inputs_compare 2 "--fail-if 'migrated>3': expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%" "$f" "$f" --fail-if 'migrated>3'

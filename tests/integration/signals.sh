@@ -56,6 +56,17 @@ signal_run INT 1 ./migrate -d 60 -r 5
 ok $(( rc == 130 ? 0 : 1 )) "migrate -r 5, SIGINT in the first run: exit 130"
 check "  the table covers the runs done" grep -q 'PARTIAL: SIGINT stopped run 1' "$TMP/out"
 
+# cut short in run 2 of 3: the statistics are those of run 1, run 2 is kept, marked
+signal_run INT 3 ./migrate -d 2 -r 3 --json "$TMP/r3.json"
+ok $(( rc == 130 ? 0 : 1 )) "migrate -d 2 -r 3, SIGINT in run 2: exit 130 (got $rc)"
+check "  the table is run 1's, and says so" \
+	grep -q '^PARTIAL: SIGINT stopped run 2 after [0-9.]* s; the figures are those of the 1 whole run before it' "$TMP/out"  || diag "$TMP/out"
+check "  the JSON keeps both runs, run 2 marked partial, the summary of run 1 alone" $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"]
+sys.exit(0 if len(r) == 2 and not r[0].get("partial") and r[1]["partial"] is True and d["summary"]["runs"] == 1 and d["summary"]["total"]["iterations"]["mean"] == r[0]["total"]["iterations"] else 1)' "$TMP/r3.json"
+check "  compare pools only the whole run" bash -c "scripts/compare '$TMP/r3.json' '$TMP/r3.json' | grep -q '1 run (1 partial left out)$'"
+
 # a second SIGINT does not wait for the threads (paired never stops by
 # itself), and leaves no temporary file of --json or --trace-out
 mkdir -p "$TMP/second"
