@@ -38,7 +38,7 @@ KNOWN_FIELDS = {
          "partial", "source"},
     "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
                "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime",
-               "environment", "vm"},
+               "environment", "vm", "thread_clock"},
     "run": {"measured_s", "startup_ms", "rows", "total", "groups", "trace", "partial"},
     "row": {"task"} | set(COLUMNS),
     "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",

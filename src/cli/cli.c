@@ -16,6 +16,7 @@
 #include "output.h"
 #include "rt_env.h"
 #include "rt_sched.h"
+#include "rt_work.h"
 
 static const char *prog = "rtsched";
 
@@ -481,10 +482,12 @@ void cli_env_check(void)
 
 /**
  * cli_env_notes - what makes the numbers doubtful on @cpus, one sentence each
+ * @work: the calibration, whose clock may be coarse (NULL: not said)
  *
  * Returns how many notes were written.
  */
-int cli_env_notes(const struct bitmask *cpus, char notes[CLI_NOTES][CLI_NOTE_LEN])
+int cli_env_notes(const struct bitmask *cpus, const struct rt_work *work,
+		  char notes[CLI_NOTES][CLI_NOTE_LEN])
 {
 	struct rt_throttle thr;
 	struct rt_env env;
@@ -508,6 +511,12 @@ int cli_env_notes(const struct bitmask *cpus, char notes[CLI_NOTES][CLI_NOTE_LEN
 			 env.isolated);
 	if (env.offline[0])
 		snprintf(notes[n++], CLI_NOTE_LEN, "CPUs %s are offline", env.offline);
+	if (work && work->clock_step_ns > RT_WORK_COARSE_CLOCK_NS)
+		snprintf(notes[n++], CLI_NOTE_LEN,
+			 "the thread CPU-time clock advances in steps of %.3f ms here (the kernel "
+			 "does not time tasks finely, e.g. an unstable TSC): a unit of busy work "
+			 "can last up to that much longer than asked",
+			 (double)work->clock_step_ns / 1e6);
 	if (env.governor[0] && strcmp(env.governor, "performance"))
 		snprintf(notes[n++], CLI_NOTE_LEN,
 			 "the cpufreq governor is %s, not performance: the CPUs' speed varies (holds "

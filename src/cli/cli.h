@@ -78,7 +78,9 @@ void cli_print_kernel(FILE *out);
 /* The environment's notes: RT throttling, the fair server, isolated CPUs... */
 #define CLI_NOTES 8
 #define CLI_NOTE_LEN 512
-int cli_env_notes(const struct bitmask *cpus, char notes[CLI_NOTES][CLI_NOTE_LEN]);
+struct rt_work;
+int cli_env_notes(const struct bitmask *cpus, const struct rt_work *work,
+		  char notes[CLI_NOTES][CLI_NOTE_LEN]);
 void cli_env_check(void);
 
 /*

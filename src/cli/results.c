@@ -15,6 +15,7 @@
 #include "rt_env.h"
 #include "rt_sched.h"
 #include "rt_stats.h"
+#include "rt_work.h"
 
 /**
  * cli_result_open - check and open --json FILE before anything runs
@@ -41,7 +42,8 @@ static void iso_time(char *buf, size_t len, time_t t)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void json_environment(struct rt_json *j, const struct bitmask *cpus)
+static void json_environment(struct rt_json *j, const struct bitmask *cpus,
+			     const struct rt_work *work)
 {
 	char notes[CLI_NOTES][CLI_NOTE_LEN];
 	struct rt_env env;
@@ -57,14 +59,14 @@ static void json_environment(struct rt_json *j, const struct bitmask *cpus)
 	rt_json_str(j, "offline", env.offline);
 	rt_json_str(j, "governor", env.governor[0] ? env.governor : NULL);
 	rt_json_array(j, "notes");
-	n = cli_env_notes(cpus, notes);
+	n = cli_env_notes(cpus, work, notes);
 	for (i = 0; i < n; i++)
 		rt_json_str(j, NULL, notes[i]);
 	rt_json_end(j);
 	rt_json_end(j);
 }
 
-static void json_system(struct rt_json *j, const struct bitmask *cpus)
+static void json_system(struct rt_json *j, const struct bitmask *cpus, const struct rt_work *work)
 {
 	struct rt_throttle thr;
 	char buf[256];
@@ -101,7 +103,13 @@ static void json_system(struct rt_json *j, const struct bitmask *cpus)
 	}
 	rt_sched_preempt_model(buf, sizeof(buf));
 	rt_json_str(j, "preempt_model", buf);
-	json_environment(j, cpus);
+	json_environment(j, cpus, work);
+	/* the clock that ends every unit of busy work, as calibration saw it */
+	rt_json_object(j, "thread_clock");
+	rt_json_int(j, "step_ns", work->clock_step_ns);
+	rt_json_int(j, "max_step_ns", work->clock_max_step_ns);
+	rt_json_bool(j, "coarse", work->clock_step_ns > RT_WORK_COARSE_CLOCK_NS);
+	rt_json_end(j);
 	if (rt_sched_realtime() < 0)
 		rt_json_null(j, "realtime");
 	else
@@ -132,7 +140,7 @@ void cli_result_config_end(struct rt_json *j, const struct cli_common *co, int b
  * The document is closed by cli_result_commit().
  */
 struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int argc, char **argv,
-				 const struct bitmask *cpus)
+				 const struct bitmask *cpus, const struct rt_work *work)
 {
 	struct rt_json *j = &r->j;
 	char when[32];
@@ -151,7 +159,7 @@ struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int arg
 	rt_json_end(j);
 	iso_time(when, sizeof(when), r->start.tv_sec);
 	rt_json_str(j, "start_time", when);
-	json_system(j, cpus);
+	json_system(j, cpus, work);
 	return j;
 }
 

@@ -26,8 +26,9 @@ struct cli_result {
 };
 
 void cli_result_open(struct cli_result *r, const char *path);
+struct rt_work;
 struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int argc, char **argv,
-				 const struct bitmask *cpus);
+				 const struct bitmask *cpus, const struct rt_work *work);
 void cli_result_config_end(struct rt_json *j, const struct cli_common *co, int base_prio,
 			   const struct bitmask *cpus);
 void cli_result_commit(struct cli_result *r, int return_code);

@@ -66,7 +66,7 @@ void cli_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask 
 		snprintf(name, sizeof(name), "rtsched-%d-%08x", (int)getpid(), salt);
 		ret = rt_tracer_open(t, name, buffer_kb, cpus, err, sizeof(err));
 	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
-	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM)
+	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP)
 		cli_die(EXIT_MISSING, "--trace: %s", err);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "--trace: %s", err);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -33,6 +34,21 @@ static const char *const fields[RT_SEV_TYPES][7] = {
 	[RT_SEV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu" },
 	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
 };
+
+/* The initial PID namespace's inode number (the kernel's PROC_PID_INIT_INO). */
+#define PID_NS_INIT_INO 0xEFFFFFFCU
+
+/*
+ * tracefs filters and reports the machine's PIDs: a process in a PID
+ * namespace of its own knows its threads by other numbers, and a trace of
+ * them would be empty.
+ */
+static bool in_init_pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) || st.st_ino == PID_NS_INIT_INO;
+}
 
 /*
  * Hold the instance's folder locked; then check that it is still there (a
@@ -82,7 +98,8 @@ static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpu
  *
  * Returns 0, or a negative errno with @err naming what is missing:
  * -ENOENT no tracefs (and it could not be mounted) or a missing event,
- * -EACCES not allowed (tracefs is root's), -EEXIST @name exists already,
+ * -EACCES not allowed (tracefs is root's), -EOPNOTSUPP in a PID namespace
+ * other than the machine's, -EEXIST @name exists already,
  * -EAGAIN a sweep removed it as it was created (try another name).
  */
 int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
@@ -95,6 +112,12 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
 
 	memset(t, 0, sizeof(*t));
 	t->lock_fd = -1;
+	if (!in_init_pid_ns()) {
+		snprintf(err, len, "this process is in a PID namespace of its own, and tracefs "
+			 "knows threads by the machine's PIDs: run it in the machine's PID "
+			 "namespace to trace");
+		return -EOPNOTSUPP;
+	}
 	dir = tracefs_tracing_dir();
 	if (!dir) {
 		snprintf(err, len, "tracefs is not mounted at /sys/kernel/tracing and could not be "
@@ -399,7 +422,8 @@ int rt_tracer_read(struct rt_tracer *t)
 		t->err = -EIO;
 	if (t->err)
 		return t->err;
-	qsort(t->ev, t->n, sizeof(*t->ev), by_time);
+	if (t->n)
+		qsort(t->ev, t->n, sizeof(*t->ev), by_time);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * Busy work measured in CPU time, and sleeps with absolute deadlines.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -49,13 +50,47 @@ void rt_busy_loop(const struct rt_work *w, uint64_t units)
 	}
 }
 
-/* Thread CPU time of @loops iterations: preemption does not count. */
-static int64_t cpu_ns_of(uint64_t loops)
+static int64_t thread_cpu_ns(void)
 {
-	int64_t start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
+	return rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* @clock's time of @loops iterations: with the thread's, preemption does not count. */
+static int64_t clock_ns_of(int64_t (*clock)(void), uint64_t loops)
+{
+	int64_t start = clock();
 
 	rt_busy_loops(loops);
-	return rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+	return clock() - start;
+}
+
+/*
+ * Read @clock in a loop for CLOCK_PROBE_NS of CLOCK_MONOTONIC (up to
+ * CLOCK_PROBE_MAX_NS when it has not moved twice by then): its smallest and
+ * largest step. Returns -ERANGE for a clock that did not move at all.
+ */
+#define CLOCK_PROBE_NS (5 * RT_NSEC_PER_MSEC)
+#define CLOCK_PROBE_MAX_NS (200 * RT_NSEC_PER_MSEC)
+
+static int probe_clock(int64_t (*clock)(void), int64_t *min_step, int64_t *max_step)
+{
+	int64_t start = rt_now_ns(CLOCK_MONOTONIC), now, last = clock(), c, d;
+	int steps = 0;
+
+	*min_step = INT64_MAX;
+	*max_step = 0;
+	do {
+		c = clock();
+		d = c - last;
+		if (d > 0) {
+			*min_step = d < *min_step ? d : *min_step;
+			*max_step = d > *max_step ? d : *max_step;
+			steps++;
+			last = c;
+		}
+		now = rt_now_ns(CLOCK_MONOTONIC);
+	} while (now - start < CLOCK_PROBE_NS || (steps < 2 && now - start < CLOCK_PROBE_MAX_NS));
+	return steps ? 0 : -ERANGE;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -70,35 +105,55 @@ static int cmp_double(const void *a, const void *b)
  *
  * The rate sizes rt_busy_loop()'s chunks between clock reads; the clock,
  * not the rate, decides when the work is done, so a rough rate will do.
- * Grows a trial until it takes a measurable time, then takes the median
- * of a few samples of CALIBRATE_SAMPLE_NS on the thread CPU-time clock,
- * about 15 ms in all.
+ * Probes the thread CPU-time clock first (its steps, w->clock_step_ns and
+ * w->clock_max_step_ns), then takes the median of a few samples, each long
+ * enough for the clock's steps not to matter: at least CALIBRATE_SAMPLE_NS
+ * and 50 steps. A sample the clock did not see advance is taken again,
+ * longer. Some 20 ms in all with a fine clock; a clock that steps by
+ * scheduler ticks (a guest whose TSC the kernel marked unstable) takes
+ * longer but still calibrates.
  *
  * Returns 0, -EINVAL for a non-positive unit, -ERANGE when the loop is too
- * fast or too slow to measure.
+ * fast or too slow to measure, or the clock does not move.
  */
 int rt_work_calibrate(struct rt_work *w, int64_t unit_ns)
 {
+	return rt_work_calibrate_clock(w, unit_ns, thread_cpu_ns);
+}
+
+/**
+ * rt_work_calibrate_clock - rt_work_calibrate() on @clock, for the tests
+ * (a coarse clock, as some virtual machines have)
+ */
+int rt_work_calibrate_clock(struct rt_work *w, int64_t unit_ns, int64_t (*clock)(void))
+{
 	double rate[CALIBRATE_SAMPLES], per_ns;
+	int64_t ns, min_step, max_step, sample_ns;
 	uint64_t loops = 1000;
-	int64_t ns;
-	int i;
+	int i, ret, tries;
 
 	if (unit_ns <= 0)
 		return -EINVAL;
+	ret = probe_clock(clock, &min_step, &max_step);
+	if (ret)
+		return ret;
+	sample_ns = CALIBRATE_SAMPLE_NS > 50 * min_step ? CALIBRATE_SAMPLE_NS : 50 * min_step;
 	for (;;) {
-		ns = cpu_ns_of(loops);
-		if (ns >= RT_NSEC_PER_MSEC / 4)
+		ns = clock_ns_of(clock, loops);
+		if (ns >= sample_ns / 8)
 			break;
 		if (loops > UINT64_MAX / 4)
 			return -ERANGE;
 		loops *= 4;
 	}
-	loops = (uint64_t)((double)loops * CALIBRATE_SAMPLE_NS / (double)ns);
+	loops = (uint64_t)((double)loops * (double)sample_ns / (double)ns);
 	for (i = 0; i < CALIBRATE_SAMPLES; i++) {
-		ns = cpu_ns_of(loops);
-		if (ns <= 0)
-			return -ERANGE;
+		/* a sample the clock did not see move (it stalled): again, longer */
+		for (tries = 0; (ns = clock_ns_of(clock, loops)) <= 0; tries++) {
+			if (tries == 4 || loops > UINT64_MAX / 2)
+				return -ERANGE;
+			loops *= 2;
+		}
 		rate[i] = (double)loops / (double)ns;
 	}
 	qsort(rate, CALIBRATE_SAMPLES, sizeof(rate[0]), cmp_double);
@@ -107,6 +162,8 @@ int rt_work_calibrate(struct rt_work *w, int64_t unit_ns)
 		return -ERANGE;
 	w->unit_ns = unit_ns;
 	w->loops_per_unit = (uint64_t)(per_ns * (double)unit_ns + 0.5);
+	w->clock_step_ns = min_step;
+	w->clock_max_step_ns = max_step;
 	return 0;
 }
 

@@ -166,10 +166,10 @@ static void parse_options(int argc, char **argv, struct mig_cfg *cfg)
 	}
 }
 
-static void print_notes(const struct bitmask *cpus)
+static void print_notes(const struct bitmask *cpus, const struct rt_work *work)
 {
 	char notes[CLI_NOTES][CLI_NOTE_LEN];
-	int i, n = cli_env_notes(cpus, notes);
+	int i, n = cli_env_notes(cpus, work, notes);
 
 	for (i = 0; i < n; i++)
 		printf("note: %s\n", notes[i]);
@@ -195,7 +195,7 @@ static void print_header(const struct mig_cfg *cfg, const struct rt_work *work)
 		       (unsigned long long)work->loops_per_unit, (long long)cfg->loops);
 	}
 	cli_print_kernel(stdout);
-	print_notes(cfg->cpus);
+	print_notes(cfg->cpus, work);
 	printf("\n");
 	fflush(stdout);
 }
@@ -265,7 +265,7 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 		       const struct rt_row *rows, const struct mig_outcome *outs,
 		       const struct rt_work *work, const struct cli_trace_run *traces)
 {
-	struct rt_json *j = cli_result_begin(res, "migrate", argc, argv, cfg->cpus);
+	struct rt_json *j = cli_result_begin(res, "migrate", argc, argv, cfg->cpus, work);
 	size_t n = (size_t)cfg->nr_threads;
 	int r;
 

@@ -191,7 +191,7 @@ static void parse_options(int argc, char **argv, struct pis_cfg *cfg)
 	}
 }
 
-static void print_header(const struct pis_cfg *cfg)
+static void print_header(const struct pis_cfg *cfg, const struct rt_work *work)
 {
 	char wd[32], dur[32], hold[32], bound[32], notes[CLI_NOTES][CLI_NOTE_LEN];
 	int g, n;
@@ -217,7 +217,7 @@ static void print_header(const struct pis_cfg *cfg)
 	printf("\nlow holds %s once boosted; high waits over %s are %s\n", hold, bound,
 	       cfg->enforce_bound ? "failures" : "reported");
 	cli_print_kernel(stdout);
-	n = cli_env_notes(cfg->cpus, notes);
+	n = cli_env_notes(cfg->cpus, work, notes);
 	for (g = 0; g < n; g++)
 		printf("note: %s\n", notes[g]);
 	printf("\n");
@@ -410,11 +410,12 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 	return pass;
 }
 
-static void write_json(struct cli_result *out, const struct pis_cfg *cfg, int argc, char **argv,
+static void write_json(struct cli_result *out, const struct pis_cfg *cfg,
+		       const struct rt_work *work, int argc, char **argv,
 		       const struct rt_row *rows, const struct group_result *res, int rc,
 		       bool passed, const struct cli_trace_run *traces)
 {
-	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus);
+	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus, work);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
 	double *v;
 	int r, g;
@@ -571,7 +572,7 @@ int main(int argc, char **argv)
 		cli_die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
 
 	if (!cfg.common.quiet)
-		print_header(&cfg);
+		print_header(&cfg, &work);
 	rows = calloc((size_t)cfg.common.repeat * (size_t)cfg.nr_groups * PIS_ROLES, sizeof(*rows));
 	res = calloc((size_t)cfg.common.repeat * (size_t)cfg.nr_groups, sizeof(*res));
 	if (!rows || !res)
@@ -635,7 +636,7 @@ int main(int argc, char **argv)
 	if (traces)
 		cli_trace_print(traces, (size_t)cfg.common.repeat);
 	cli_trace_out_close();
-	write_json(&out, &cfg, argc, argv, rows, res, ret, passed, traces);
+	write_json(&out, &cfg, &work, argc, argv, rows, res, ret, passed, traces);
 	for (i = 0; traces && i < cfg.common.repeat; i++)
 		cli_trace_free(&traces[i]);
 	free(traces);

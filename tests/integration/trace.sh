@@ -69,7 +69,10 @@ if unshare -p -f --mount-proc true 2>/dev/null; then
 	host=$!
 	for _ in $(seq 50); do [ "$(instances)" -gt 0 ] && break; sleep 0.1; done
 	run_bounded 30 unshare -p -f --mount-proc ./migrate -q -d 0.3 --trace
-	check "a --trace run in another PID namespace runs (exit $rc)" test "$rc" -eq 0
+	check "a --trace run in another PID namespace: exit 4 (got $rc), tracefs cannot see its threads" \
+		bash -c "[ $rc -eq 4 ] && grep -q '^migrate: --trace: this process is in a PID namespace of its own' '$TMP/err'"
+	run_bounded 30 unshare -p -f --mount-proc ./migrate -q -d 0.3
+	check "  without --trace it runs there (exit $rc), sweeping the instances nobody holds" test "$rc" -eq 0
 	timeout 20 tail --pid="$host" -f /dev/null
 	wait "$host"
 	rc=$?

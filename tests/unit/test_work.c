@@ -12,6 +12,16 @@
 #include "rt_work.h"
 #include "tap.h"
 
+/*
+ * A thread CPU clock that moves only at 4 ms ticks, as in a guest whose
+ * kernel marked the TSC unstable: the monotonic clock rounded down.
+ */
+#define TICK_NS (4 * RT_NSEC_PER_MSEC)
+static int64_t coarse_clock(void)
+{
+	return rt_now_ns(CLOCK_MONOTONIC) / TICK_NS * TICK_NS;
+}
+
 int main(void)
 {
 	struct rt_work one, two;
@@ -22,6 +32,17 @@ int main(void)
 	tap_ok(one.loops_per_unit > 1000, "  %llu loops per ms", (unsigned long long)one.loops_per_unit);
 	tap_is(rt_work_calibrate(&two, 2 * RT_NSEC_PER_MSEC), 0, "calibrate 2 ms");
 	tap_is(two.unit_ns, 2 * RT_NSEC_PER_MSEC, "  keeps its unit");
+	tap_ok(one.clock_step_ns > 0 && one.clock_step_ns <= one.clock_max_step_ns,
+	       "  the thread clock's steps are measured: %lld ns to %lld ns",
+	       (long long)one.clock_step_ns, (long long)one.clock_max_step_ns);
+	tap_is(rt_work_calibrate_clock(&two, RT_NSEC_PER_MSEC, coarse_clock), 0,
+	       "a clock that moves by 4 ms ticks still calibrates");
+	tap_is(two.clock_step_ns, TICK_NS, "  and its step is the tick");
+	/* the same machine, the same loop: within a factor of 4 of the fine clock's rate */
+	tap_ok(two.loops_per_unit > one.loops_per_unit / 4 && two.loops_per_unit < one.loops_per_unit * 4,
+	       "  at about the fine clock's rate (%llu and %llu loops per ms)",
+	       (unsigned long long)two.loops_per_unit, (unsigned long long)one.loops_per_unit);
+	rt_work_calibrate(&two, 2 * RT_NSEC_PER_MSEC);
 
 	start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
 	rt_busy_loop(&one, 50);
