@@ -338,7 +338,12 @@ def run_main(main, prog):
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
     try:
-        code = main()
+        try:
+            code = main()
+        except SystemExit as e:  # argparse's --help and usage errors: flushed here too
+            code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+            if isinstance(e.code, str):
+                print(e.code, file=sys.stderr)
         sys.stdout.flush()
     except (KeyboardInterrupt, Stopped) as e:
         # the cleanups (finally) have run: temporary files, guests
