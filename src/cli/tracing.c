@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "output.h"
-#include "results.h"
 #include "rt_clock.h"
 #include "rt_sync.h"
 #include "tracing.h"
