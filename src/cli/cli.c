@@ -134,33 +134,12 @@ const char *cli_signal_name(int sig)
 								       "a signal";
 }
 
-/* The first error writing to standard output, for cli_exit() to name. */
-static int stdout_err;
-
 /*
- * What is printed goes to descriptor 1, whatever it is at the time (--json -
- * points it at stderr), and the errno of the first failure is kept: stdio
- * loses it.
+ * Standard output: what is printed goes to descriptor 1, whatever it is at
+ * the time (--json - points it at stderr), and the errno of the first
+ * failure is kept (stdio loses it), for cli_exit() to name.
  */
-static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	(void)cookie;
-	while (done < len) {
-		n = write(STDOUT_FILENO, buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!stdout_err)
-				stdout_err = n < 0 ? errno : EIO;
-			return done ? (ssize_t)done : -1;
-		}
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
+static struct rt_outfile std_out;
 
 /**
  * cli_init - name the program in every message; open /dev/null on the
@@ -172,22 +151,21 @@ static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
  */
 void cli_init(const char *name)
 {
-	static const cookie_io_functions_t io = { .write = stdout_write };
-	FILE *f;
 	int fd;
 
 	prog = name;
 	for (fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
 			_exit(EXIT_SYSCALL);	/* nowhere to say it */
-	/* stdout through stdout_write(), buffered as stdio would buffer it */
-	f = fopencookie(NULL, "w", io);
-	if (!f)
+	/* stdout through std_out, buffered as stdio would buffer it */
+	if (rt_outfile_fd(&std_out, STDOUT_FILENO))
 		return;
-	if (setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ))
-		fclose(f);
+	if (setvbuf(std_out.f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ)) {
+		std_out.fd = -1;	/* the stream goes, descriptor 1 stays */
+		fclose(std_out.f);
+	}
 	else
-		stdout = f;
+		stdout = std_out.f;
 }
 
 /**
@@ -199,11 +177,11 @@ void cli_init(const char *name)
  */
 void cli_exit(int code)
 {
-	if (fflush(stdout) || ferror(stdout) || stdout_err) {
+	if (fflush(stdout) || ferror(stdout) || std_out.err) {
 		if (code == EXIT_RAN || code == EXIT_CHECK)
 			code = EXIT_SYSCALL;
 		fprintf(stderr, "%s: writing to standard output: %s; what it did not print is lost\n",
-			prog, strerror(stdout_err ? stdout_err : EIO));
+			prog, strerror(std_out.err ? std_out.err : EIO));
 	}
 	exit(code);
 }

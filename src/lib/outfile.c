@@ -43,6 +43,23 @@ static int cookie_close(void *cookie)
 }
 
 /**
+ * rt_outfile_fd - a stream that writes to descriptor @fd itself (not a copy:
+ * whatever @fd is at the time), keeping the errno of its first failed write
+ * in o->err; for standard output. No file, nothing to commit.
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_outfile_fd(struct rt_outfile *o, int fd)
+{
+	static const cookie_io_functions_t io = { .write = cookie_write };
+
+	memset(o, 0, sizeof(*o));
+	o->fd = fd;
+	o->f = fopencookie(o, "w", io);
+	return o->f ? 0 : -errno;
+}
+
+/**
  * rt_outfile_open - start writing the file @path, or standard output for "-"
  *
  * Creates the temporary file beside @path now, so that a name that cannot

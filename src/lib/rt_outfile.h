@@ -22,6 +22,7 @@ struct rt_outfile {
 };
 
 int rt_outfile_open(struct rt_outfile *o, const char *path);
+int rt_outfile_fd(struct rt_outfile *o, int fd);
 int rt_outfile_commit(struct rt_outfile *o);
 void rt_outfile_abort(struct rt_outfile *o);
 int rt_outfile_same(const char *a, const char *b);
