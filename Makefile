@@ -223,7 +223,7 @@ soak: deps
 # with their modules and the published tables keep the tree's layout in
 # $(pkglibexecdir), so that each finds the others as in the tree; $(bindir)
 # holds links to them.
-SCRIPTS := batch compare plot kernel-matrix kernel-variant reproduce
+SCRIPTS := batch compare plot kernel-matrix kernel-variant reproduce result-lines
 SCRIPT_FILES := $(addprefix scripts/,$(SCRIPTS)) $(wildcard scripts/rtsched_*.py) \
 	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config
 MAN_PAGES := $(wildcard man/*.[18])

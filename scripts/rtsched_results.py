@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import os
+import re
 import signal
 import sys
 
@@ -266,6 +267,60 @@ def mean_sd(values):
     if n < 2:
         return mean, 0.0
     return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def welch(a, b):
+    """Welch's t-test p-value, or None when a side has fewer than two runs."""
+    if len(a) < 2 or len(b) < 2:
+        return None
+    if len(set(a)) == 1 and len(set(b)) == 1:
+        return 1.0 if a[0] == b[0] else 0.0
+    import warnings
+    from scipy import stats
+    with warnings.catch_warnings():
+        # nearly equal samples: scipy warns of precision; the p-value is still right
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = stats.ttest_ind(a, b, equal_var=False).pvalue
+    return 1.0 if math.isnan(p) else float(p)
+
+
+class Cell:
+    """One cell of two result sets side by side: means (ma, mb), deviations
+    (sa, sb), the relative change of B against A in % (rel) and Welch's p
+    (None for a set of one run)."""
+
+    def __init__(self, a, b):
+        (self.ma, self.sa), (self.mb, self.sb) = mean_sd(a), mean_sd(b)
+        ma, mb = self.ma, self.mb
+        self.rel = (mb - ma) / ma * 100 if ma else (0.0 if mb == ma else math.inf)
+        self.p = welch(a, b)
+
+
+def parse_fail_if(spec):
+    """A --fail-if condition COLUMN:ROW>PCT% or COLUMN:ROW<PCT% as
+    (column, row, op, pct), or a ResultError saying what is accepted."""
+    m = re.fullmatch(r"([a-z_]+):([a-z0-9]+)([<>])(\d+(?:\.\d+)?)%", spec)
+    if not m or m.group(1) not in COLUMNS + GROUP_COLUMNS:
+        raise ResultError(f"--fail-if {spec!r}: expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%, "
+                          f"e.g. migrated:highest>10% (COLUMN: "
+                          f"{', '.join(COLUMNS + GROUP_COLUMNS)})")
+    return m.group(1), m.group(2), m.group(3), float(m.group(4))
+
+
+def condition_holds(c, op, pct, alpha):
+    """Whether a --fail-if condition holds on Cell C: the mean rose (op '>')
+    or fell ('<') by more than PCT %, significantly at ALPHA or untestable
+    because a set has a single run."""
+    moved = c.rel > pct if op == ">" else c.rel < -pct
+    return moved and (c.p is None or c.p < alpha)
+
+
+def rows_of(docs, col):
+    """How many rows the column has (tasks or groups), what a row is, and how
+    to read one: (rows, 'Task' or 'Group', read(docs, row) -> samples)."""
+    if col in GROUP_COLUMNS:
+        return nr_groups(docs), "Group", lambda d, r: group_samples(d, r, col)
+    return nr_tasks(docs), "Task", lambda d, r: samples(d, r, col)
 
 
 class Parser(argparse.ArgumentParser):

@@ -13,7 +13,7 @@ top=$PWD
 run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
 ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
 
-progs="migrate pi_stress batch compare plot kernel-matrix kernel-variant reproduce"
+progs="migrate pi_stress batch compare plot kernel-matrix kernel-variant reproduce result-lines"
 for p in $progs; do
 	check "  installs rtsched-$p, executable" test -x "$D/usr/bin/rtsched-$p"
 done
@@ -56,6 +56,12 @@ installed 'rtsched-batch --dry-run'
 check "rtsched-batch runs the installed programs and stores under ./results (exit $rc)" \
 	bash -c "[ $rc -eq 0 ] && grep -q '^$D/usr/libexec/rtsched/migrate .*--json $W/results/' '$TMP/out'" ||
 	diag "$TMP/out"
+cp -a lava/rtsched "$W/def" && rm -rf "$W/def/output"
+installed 'sh def/rtsched.sh -t 3 -d 0.3 -r 2 && rtsched-result-lines a.json'
+check "the lab definition finds the installed rtsched and writes its cases (exit $rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -q 'rtsched: $D/usr/libexec/rtsched' '$TMP/out' &&
+		grep -qx 'migrate-run pass' '$W/def/output/result.txt' &&
+		grep -qE '^migrate-t2-migrated pass [0-9.]+ migrations$' '$TMP/out'" || diag "$TMP/out"
 installed 'rtsched-kernel-matrix --help && rtsched-kernel-variant --help && rtsched-reproduce --help'
 check "the kernel scripts find their modules (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
 installed 'test -x "$(dirname "$(readlink -f "$(command -v rtsched-kernel-matrix)")")/../static/migrate"'

@@ -34,7 +34,7 @@ check "kernel-matrix --results /proc/x: exit 2 (got $rc) before any guest, one l
 closed_pipe 60 scripts/compare "$A" "$B"
 check "compare with stdout a closed pipe: exit 3 (got $rc), one line" \
 	eval '[ $rc -eq 3 ] && one_line "^compare: writing to standard output: Broken pipe"'
-for s in batch compare plot kernel-matrix kernel-variant reproduce; do
+for s in batch compare plot kernel-matrix kernel-variant reproduce result-lines; do
 	closed_pipe 60 scripts/$s --help
 	check "$s --help with stdout a closed pipe: exit 3 (got $rc), no traceback" \
 		eval '[ $rc -eq 3 ] && one_line "^$s: writing to standard output: Broken pipe"'

@@ -9,7 +9,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-from rtsched_results import ResultError, load_file, mean_sd, samples, task_index  # noqa: E402
+from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
@@ -24,16 +24,10 @@ ok(m == 3 and abs(s - (10 / 4) ** 0.5) < 1e-12, "mean_sd of 1..5 is 3, sqrt(2.5)
 ok(mean_sd([7]) == (7, 0.0), "one value: sd 0")
 
 # Welch on 1..5 vs 6..10: t = -5, df = 8, two-sided p = 0.0010520 (t tables)
-import importlib.machinery  # noqa: E402
-import importlib.util  # noqa: E402
-loader = importlib.machinery.SourceFileLoader("compare", os.path.join(HERE, "../../scripts/compare"))
-spec = importlib.util.spec_from_loader("compare", loader)
-compare = importlib.util.module_from_spec(spec)
-loader.exec_module(compare)
-p = compare.welch([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+p = welch([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
 ok(abs(p - 0.0010520) < 1e-6, f"Welch's t-test p for t=-5, df=8 is 0.0010520 ({p:.7f})")
-ok(compare.welch([1], [2, 3]) is None, "a single run gives no p-value")
-ok(compare.welch([4, 4], [4, 4]) == 1.0, "identical constant samples: p = 1")
+ok(welch([1], [2, 3]) is None, "a single run gives no p-value")
+ok(welch([4, 4], [4, 4]) == 1.0, "identical constant samples: p = 1")
 
 ref = os.path.join(HERE, "..", "..", "results", "reference")
 for name in sorted(os.listdir(ref)):
