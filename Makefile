@@ -7,6 +7,7 @@
 #   make bench      print measured speed and accuracy figures (as root)
 #   make install    install everything a user runs, as rtsched-NAME, under $(DESTDIR)$(prefix)
 #   make check-fresh  make run and make check in a minimal Debian 12 root (as root)
+#   make check-lava   the lab test definition in a real LAVA job, QEMU, offline (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
 #
@@ -72,7 +73,7 @@ SAN_CC ?= clang
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
-	check-asan check-tsan analyze static reproduce check-fresh
+	check-asan check-tsan analyze static reproduce check-fresh check-lava
 all: check-deps $(PROGRAMS)
 
 # Stop early, naming the package to install, when pkg-config cannot find a dependency.
@@ -263,6 +264,12 @@ uninstall:
 # root, make run and make check inside it (scripts/check-fresh, as root).
 check-fresh:
 	$(Q)scripts/check-fresh
+
+# lava/rtsched in a LAVA job (lava-run of Debian 12's lava-dispatcher) on
+# Debian's 6.1 kernel in QEMU, its test cases read back (scripts/check-lava,
+# as root). The guest gets rtsched by make install, hence all.
+check-lava: all
+	$(Q)scripts/check-lava
 
 clean:
 	rm -f $(PROGRAMS) $(LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \

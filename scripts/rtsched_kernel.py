@@ -34,15 +34,17 @@ def cache_dir(*parts):
 
 
 def fetch_deb(pkg, member, say=None):
-    """Folder in the cache holding MEMBER (e.g. ./boot) of Debian package PKG.
+    """Folder in the cache holding MEMBER (e.g. ./boot; or a tuple of them)
+    of Debian package PKG.
 
     Fetched with apt-get download and unpacked into a temporary folder that
     is renamed into place when complete; reused when already there. None if
     the package holds no MEMBER (a metapackage, say). SAY, when given, is
     told before a download.
     """
+    members = (member,) if isinstance(member, str) else tuple(member)
     where = cache_dir("packages", pkg)
-    if os.path.exists(os.path.join(where, member)):
+    if all(os.path.exists(os.path.join(where, m)) for m in members):
         return where
     if say:
         say(f"fetching {pkg} with apt-get download")
@@ -55,9 +57,10 @@ def fetch_deb(pkg, member, say=None):
         if r.returncode or not debs:
             why = [x for x in r.stderr.strip().splitlines() if not x.startswith("W:")]
             raise Missing(f"cannot fetch package {pkg}: {(why or ['no package file'])[-1]}")
-        unpack = subprocess.run(f"dpkg-deb --fsys-tarfile '{debs[0]}' | tar -x '{member}'",
+        wanted = " ".join(f"'{m}'" for m in members)
+        unpack = subprocess.run(f"dpkg-deb --fsys-tarfile '{debs[0]}' | tar -x {wanted}",
                                 shell=True, cwd=tmp, capture_output=True)
-        if unpack.returncode or not os.path.exists(os.path.join(tmp, member)):
+        if unpack.returncode or not all(os.path.exists(os.path.join(tmp, m)) for m in members):
             return None
         os.unlink(os.path.join(tmp, debs[0]))
         shutil.rmtree(where, ignore_errors=True)
@@ -65,6 +68,31 @@ def fetch_deb(pkg, member, say=None):
         return where
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def image_dependency(pkg):
+    """The kernel image package a metapackage (linux-image-amd64) depends on."""
+    r = subprocess.run(["apt-cache", "depends", pkg], capture_output=True, text=True)
+    deps = re.findall(r"^\s+Depends: (linux-image-\S+)$", r.stdout, re.M)
+    return deps[0] if len(deps) == 1 else None
+
+
+def fetch_image(pkg, say=None, members=("./boot",)):
+    """(package, folder) of Debian kernel image package PKG, its MEMBERS
+    unpacked in the cache (fetch_deb); a metapackage (linux-image-amd64,
+    linux-image-rt-amd64) is followed to the versioned package it depends
+    on. The folder is None when PKG is no kernel image package."""
+    where = fetch_deb(pkg, members, say)
+    images = sorted(f for f in os.listdir(os.path.join(where, "boot"))
+                    if f.startswith("vmlinuz")) if where else []
+    if images:
+        return pkg, where
+    dep = image_dependency(pkg)
+    if dep:
+        if say:
+            say(f"{pkg} is a metapackage for {dep}")
+        return dep, fetch_deb(dep, members, say)
+    return pkg, None
 
 
 # Commit 43fa5460fe60 added, in two places, a condition on the task running
