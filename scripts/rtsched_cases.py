@@ -71,10 +71,14 @@ def check_name(name):
 
 
 def notes(doc):
-    """What the result says about where it ran: environment notes and the clock."""
+    """What the result says about where it ran: the kernel, the command, the
+    environment notes and a coarse clock (what it does not say is left out)."""
     s = doc.get("system", {})
-    out = [f"kernel {s.get('release')}, {s.get('nr_cpus')} CPUs, "
-           f"preemption {s.get('preempt_model')}, command: {command(doc)}"]
+    where = [f"kernel {s['release']}" if s.get("release") else None,
+             f"{s['nr_cpus']} CPUs" if s.get("nr_cpus") else None,
+             f"preemption {s['preempt_model']}" if s.get("preempt_model") else None,
+             f"command: {command(doc)}" if doc.get("command_line") else None]
+    out = [", ".join(w for w in where if w)] if any(where) else []
     out += [f"note: {n}" for n in s.get("environment", {}).get("notes", [])]
     clock = s.get("thread_clock") or {}
     if clock.get("coarse"):

@@ -29,12 +29,37 @@ check "batch --results /proc/x: exit 2 (got $rc) before any cell, one line" \
 run_bounded 60 scripts/kernel-matrix --results /proc/x linux-image-amd64
 check "kernel-matrix --results /proc/x: exit 2 (got $rc) before any guest, one line" \
 	eval '[ $rc -eq 2 ] && one_line "^kernel-matrix: invalid --results ./proc/x."'
+run_bounded 60 scripts/check-lava --kernel foo
+check "check-lava --kernel foo: exit 2 (got $rc), one line naming what it takes" \
+	eval '[ $rc -eq 2 ] && one_line "^check-lava: invalid --kernel .foo.: expected a Debian kernel package"'
+chmod 755 "$TMP"
+run_bounded 60 setpriv --reuid=nobody --regid=nogroup --clear-groups scripts/check-lava
+check "check-lava as a user: exit 4 (got $rc), one line: it needs root" \
+	eval '[ $rc -eq 4 ] && one_line "^check-lava: needs root"'
+
+# --- result-lines: what a lab's script gets when a run went wrong
+run_bounded 60 scripts/result-lines --status 4 --name migrate
+check "result-lines --status 4 without a result: migrate-run skip, exit 0 (got $rc)" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$TMP/out")" = "migrate-run skip" ]'
+echo '{"schema": "rtsched-result/1", "tool": "migrate", "con' >"$TMP/cut.json"
+run_bounded 60 scripts/result-lines --status 3 --name migrate "$TMP/cut.json"
+check "result-lines --status 3 --name migrate on a cut-short file: migrate-run fail, exit 0 (got $rc)" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$TMP/out")" = "migrate-run fail" ] && grep -q "not JSON" "$TMP/err"'
+run_bounded 60 scripts/result-lines "$TMP/cut.json"
+check "result-lines on a cut-short file without --status: exit 2 (got $rc), one line" \
+	eval '[ $rc -eq 2 ] && one_line "^result-lines: .*cut.json: not JSON"'
+run_bounded 60 scripts/result-lines --fail-if 'migrated:top>1%' --baseline "$A" "$B"
+check "result-lines --fail-if with a bad condition: exit 2 (got $rc), no line printed" \
+	eval '[ $rc -eq 2 ] && [ ! -s "$TMP/out" ] && one_line "task .top."' || diag "$TMP/err"
+run_bounded 60 scripts/result-lines --fail-if 'migrated:highest>1%' "$B"
+check "result-lines --fail-if without --baseline: exit 2 (got $rc), one line" \
+	eval '[ $rc -eq 2 ] && one_line "needs --baseline"'
 
 # --- a closed pipe on stdout
 closed_pipe 60 scripts/compare "$A" "$B"
 check "compare with stdout a closed pipe: exit 3 (got $rc), one line" \
 	eval '[ $rc -eq 3 ] && one_line "^compare: writing to standard output: Broken pipe"'
-for s in batch compare plot kernel-matrix kernel-variant reproduce result-lines; do
+for s in batch compare plot kernel-matrix kernel-variant reproduce result-lines check-lava; do
 	closed_pipe 60 scripts/$s --help
 	check "$s --help with stdout a closed pipe: exit 3 (got $rc), no traceback" \
 		eval '[ $rc -eq 3 ] && one_line "^$s: writing to standard output: Broken pipe"'
