@@ -158,10 +158,19 @@ background_start() {
 	say "background workload (pid $BG): $BACKGROUND_CMD"
 }
 
+# its whole process group: SIGTERM, and SIGKILL 5 s later if it is still there
 background_stop() {
 	[ -n "$BG" ] || return 0
-	kill -TERM -- "-$BG" 2>/dev/null
+	kill -TERM "-$BG" 2>/dev/null
+	i=0
+	# (a child that has exited stays a zombie until waited for: not alive)
+	while grep -qs '^State:[[:space:]]*[^Z[:space:]]' "/proc/$BG/status" && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -KILL "-$BG" 2>/dev/null
 	wait "$BG" 2>/dev/null
+	say "background workload stopped"
 	BG=""
 }
 

@@ -85,9 +85,12 @@ else
 	run_runner drop "$TMP/td" automated/linux/rtsched/rtsched.yaml \
 		"BENCHMARKS=migrate pi_stress" THREADS=4 DURATION=1s REPEATS=2 RTSCHED="$TOP" \
 		BASELINE="$TOP/results/reference/commit-43fa5460fe60-after-pi.json" \
-		"FAIL_IF=migrated:highest>10% iterations:total<99%"
+		"FAIL_IF=migrated:highest>10% iterations:total<99%" \
+		"BACKGROUND_CMD=touch $TMP/bg-started && exec sleep 3171"
 	check "test-runner.py ran the definition dropped into test-definitions (exit $rc)" \
 		test "$rc" -eq 0 -a -s "$result"
+	check "  the background command ran, and was stopped with the definition" \
+		eval 'test -e "$TMP/bg-started" && ! pgrep -f "sleep 3171" >/dev/null'
 	if [ -s "$result" ]; then
 		cases_ok drop migrate 2 4
 		cases_ok drop pi_stress 2 4
