@@ -20,8 +20,7 @@
 
 static const char *prog = "rtsched";
 
-volatile sig_atomic_t cli_interrupted;
-static volatile sig_atomic_t cli_exit_now;
+struct rt_stop cli_stop;
 static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
 
 /*
@@ -33,15 +32,15 @@ static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-si
  */
 static void on_signal(int sig)
 {
-	if (cli_interrupted) {
+	if (cli_stop.signal) {
 		if (!cleanup_dir || !rmdir(cleanup_dir)) {
 			cli_output_remove_pending();
-			_exit(128 + cli_interrupted);
+			_exit(128 + cli_stop.signal);
 		}
-		cli_exit_now = 1;
+		cli_stop.now = 1;
 		return;
 	}
-	cli_interrupted = sig;
+	cli_stop.signal = sig;
 }
 
 static void (*cleanups[8])(void);
@@ -78,8 +77,8 @@ void cli_exit_running(int code)
  */
 void cli_exit_if_asked(void)
 {
-	if (cli_exit_now)
-		cli_exit_running(128 + cli_interrupted);
+	if (cli_stop.now)
+		cli_exit_running(128 + cli_stop.signal);
 }
 
 /**

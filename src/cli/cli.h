@@ -86,10 +86,12 @@ void cli_env_check(void);
 /*
  * SIGINT, SIGTERM, SIGHUP: the first asks the run to stop (the program
  * then prints what it has, marked partial, and exits 128 + the signal); a
- * second exits at once, removing the trace instance if there is one.
+ * second exits at once, removing the trace instance if there is one. The
+ * engines read cli_stop (they are handed it as a struct rt_stop) and
+ * return; the programs exit.
  */
-#include <signal.h>
-extern volatile sig_atomic_t cli_interrupted;
+#include "rt_stop.h"
+extern struct rt_stop cli_stop;
 void cli_exit_if_asked(void);
 void cli_exit_running(int code) __attribute__((noreturn));
 void cli_cleanup_add(void (*fn)(void));

@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 	cli_env_check();
 	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
 	cli_trace_sweep();
-	run.interrupted = &cli_interrupted;
+	run.stop_req = &cli_stop;
 	if (cfg.common.json)
 		cli_result_open(&res, cfg.common.json);
 	if (cfg.common.trace_out)
@@ -395,6 +395,8 @@ int main(int argc, char **argv)
 			out->windows = calloc((size_t)cfg.nr_threads, sizeof(*out->windows));
 		ret = mig_execute(&run, &rows[(size_t)r * (size_t)cfg.nr_threads], out, err,
 				  sizeof(err));
+		if (ret == -EINTR && rt_stop_now(&cli_stop))
+			cli_exit_running(128 + cli_stop.signal);
 		if (out->denied)
 			cli_no_rt_privilege(main_prio, ret);
 		if (ret == -ETIMEDOUT) {

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "rt_procstat.h"
+#include "rt_stop.h"
 #include "rt_tracer.h"
 #include "rt_work.h"
 
@@ -69,7 +70,7 @@ struct mig_run {
 	struct mig_thread *threads;
 	struct rt_tracer *tracer;	/* --trace: recording the run, or NULL */
 	sem_t done;			/* posted by each thread as it ends */
-	const volatile sig_atomic_t *interrupted;	/* set by a signal handler: stop */
+	const struct rt_stop *stop_req;	/* asked from outside (a signal) to stop */
 	void *mode_data;
 	atomic_bool stop;		/* set by the main thread: leave at the next step */
 	int64_t start_ns;		/* the start barrier released */
@@ -128,5 +129,6 @@ static inline void mig_iteration_done(struct mig_thread *t)
 int64_t mig_stall_ns(const struct mig_cfg *cfg);
 int mig_watch_start(struct mig_run *run);
 void mig_watch_stop(struct mig_run *run, bool wait);
+int mig_pick_stuck(const struct mig_run *run);
 
 #endif

@@ -243,11 +243,6 @@ static int start_threads(struct mig_run *run, int *started, char *err, size_t le
 	return ret;
 }
 
-static bool signalled(const struct mig_run *run)
-{
-	return run->interrupted && *run->interrupted;
-}
-
 /* What the watchdog saw: the thread it names, in @err; the run is stopped. */
 static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outcome *out,
 			 char *err, size_t len)
@@ -273,8 +268,8 @@ static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outco
 				 "is stuck outside the locks; %llu lock steps done",
 				 (unsigned long long)atomic_load(&t->steps));
 	} else {
-		while (atomic_load(&t->finished))
-			t++;
+		/* past the deadline: the one the others wait for, as the watchdog names it */
+		t = &run->threads[mig_pick_stuck(run)];
 		snprintf(err, len,
 			 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
 			 "of the start; %llu lock steps done",
@@ -305,11 +300,12 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 	int64_t until;
 
 	for (;;) {
-		cli_exit_if_asked();
-		if (signalled(run) && !out->interrupted) {
+		if (rt_stop_now(run->stop_req))
+			return -EINTR;
+		if (rt_stop_signal(run->stop_req) && !out->interrupted) {
 			int64_t grace = rt_now_ns(CLOCK_MONOTONIC) + SIGNAL_GRACE_NS;
 
-			out->interrupted = *run->interrupted;
+			out->interrupted = rt_stop_signal(run->stop_req);
 			measuring = false;
 			atomic_store(&run->stop, true);
 			deadline = grace < deadline ? grace : deadline;
@@ -426,7 +422,9 @@ static pid_t tid_of(void *ctx, size_t i)
  * (contention) or until they finish, then joins them with a deadline.
  *
  * Returns 0, or a negative errno with @err saying what failed; @out->stuck is
- * the id of a thread that did not finish in time (-ETIMEDOUT), else -1.
+ * the id of a thread that did not finish in time (-ETIMEDOUT), else -1. A
+ * first signal (@run->stop_req) ends the run early (@out->interrupted); a
+ * second makes it return -EINTR at once, leaving the threads as they are.
  */
 int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *out, char *err,
 		size_t len)
@@ -475,6 +473,11 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 		return ret;
 	}
 	ret = wait_threads(run, started, deadline, out);
+	if (ret == -EINTR) {
+		/* asked to go at once: the threads, the watchdog are left as they are */
+		snprintf(err, len, "stopped by a second signal");
+		return ret;
+	}
 	mig_watch_stop(run, ret != -ETIMEDOUT);
 	if (run->tracer)
 		rt_tracer_stop(run->tracer);

@@ -45,11 +45,12 @@ static uint64_t progress(const struct mig_run *run)
 	return sum;
 }
 
-/*
- * The thread the others wait for: an unfinished one holding a lock and not
- * waiting itself, else one not waiting, else the first unfinished.
+/**
+ * mig_pick_stuck - the thread the others wait for: an unfinished one holding
+ * a lock and not waiting itself, else one not waiting, else the first
+ * unfinished
  */
-static int pick_stuck(const struct mig_run *run)
+int mig_pick_stuck(const struct mig_run *run)
 {
 	int pass, i;
 
@@ -92,7 +93,7 @@ static void *watch_main(void *arg)
 		if (now - since < window)
 			continue;
 		run->stall_ns = now - since;
-		atomic_store(&run->stalled, pick_stuck(run) + 1);
+		atomic_store(&run->stalled, mig_pick_stuck(run) + 1);
 		sem_post(&run->done);
 		return NULL;
 	}

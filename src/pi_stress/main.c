@@ -582,12 +582,15 @@ int main(int argc, char **argv)
 		run.cfg = &cfg;
 		run.work = work;
 		run.tracer = traces ? &tracer : NULL;
+		run.stop_req = &cli_stop;
 		ret = pis_start(&run, err, sizeof(err));
 		if (ret && run.denied)
 			cli_no_rt_privilege(prio, ret);
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s", err);
 		ret = pis_watch(&run, err, sizeof(err));
+		if (ret == -EINTR && rt_stop_now(&cli_stop))
+			cli_exit_running(128 + cli_stop.signal);
 		if (ret) {
 			/* a group that does not stop holds its CPU: leave without waiting */
 			fprintf(stderr, "pi_stress: watchdog: %s\n", err);

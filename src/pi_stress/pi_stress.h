@@ -13,6 +13,7 @@
 #include "rt_cpus.h"
 #include "rt_hist.h"
 #include "rt_procstat.h"
+#include "rt_stop.h"
 #include "rt_tracer.h"
 #include "rt_work.h"
 
@@ -90,6 +91,7 @@ struct pis_run {
 	bool mlocked;
 	int mlock_err;
 	bool denied;			/* creating a SCHED_FIFO thread was refused */
+	const struct rt_stop *stop_req;	/* asked from outside (a signal) to stop */
 	int interrupted;		/* the signal that stopped the run, or 0 */
 };
 

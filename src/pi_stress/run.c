@@ -204,8 +204,11 @@ static int wait_stopped(struct pis_run *run, char *err, size_t len)
  * duration is over. Stopping breaks medium's spin, so a stalled group
  * finishes its pass and its threads end: the run stops cleanly.
  *
- * Returns 0 once every thread has been joined, or a negative errno with @err
- * set when a group did not stop.
+ * A first signal (@run->stop_req) stops the run as the duration would; a
+ * second makes it return -EINTR at once, leaving the threads.
+ *
+ * Returns 0 once every thread has been joined, -EINTR when asked to return
+ * now, or a negative errno with @err set when a group did not stop.
  */
 int pis_watch(struct pis_run *run, char *err, size_t len)
 {
@@ -233,10 +236,16 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 
 	for (next = run->start_ns + period;; next += period) {
 		rt_sleep_until_intr(next < deadline ? next : deadline);
-		cli_exit_if_asked();
+		if (rt_stop_now(run->stop_req)) {
+			/* asked to go at once: the threads are left as they are */
+			free(seen);
+			free(moved);
+			snprintf(err, len, "stopped by a second signal");
+			return -EINTR;
+		}
 		now = rt_now_ns(CLOCK_MONOTONIC);
-		if (cli_interrupted && !run->interrupted) {
-			run->interrupted = cli_interrupted;
+		if (rt_stop_signal(run->stop_req) && !run->interrupted) {
+			run->interrupted = rt_stop_signal(run->stop_req);
 			atomic_store(&run->stop, true);
 		}
 		all_done = true;

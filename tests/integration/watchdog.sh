@@ -63,7 +63,7 @@ victim=$frozen
 await_watchdog
 ok $(( rc == 3 ? 0 : 1 )) "a frozen thread: the watchdog ends the run, exit 3 (got $rc)"
 # the deadline, or the progress watchdog when the frozen thread held the lock
-check "  naming the thread that did not finish" grep -qE "^migrate: watchdog: (thread [0-9]+ \(tid $victim, SCHED_FIFO [0-9]+\) did not finish within [0-9.]+ s of the start|no lock step for [0-9.]+ s: thread [0-9]+ \(tid $victim, )" "$TMP/err"
+check "  naming the thread that did not finish" grep -qE "^migrate: watchdog: (thread [0-9]+ \(tid $victim, SCHED_FIFO [0-9]+\) did not finish within [0-9.]+ s of the start|no lock step for [0-9.]+ s: thread [0-9]+ \(tid $victim, )" "$TMP/err" || { diag "$TMP/err"; echo "# victim $victim"; }
 check "  and no table" test "$(grep -c '^total:' "$TMP/out")" -eq 0
 
 # every benchmark thread frozen: no lock step at all. The progress watchdog
@@ -74,5 +74,5 @@ await_watchdog
 ok $(( rc == 3 ? 0 : 1 )) "every thread frozen: the progress watchdog ends the run, exit 3 (got $rc)"
 check "  saying how long no step was made, and which thread the others wait for" \
 	grep -qE '^migrate: watchdog: no lock step for [5-9]\.[0-9] s: thread [0-2] \(tid [0-9]+, SCHED_FIFO [1-3]\) (holds lock 0 and does not let go|is stuck outside the locks); [0-9]+ lock steps done$' "$TMP/err"
-[ "$?" -eq 0 ] || diag "$TMP/err"
+[ "$?" -eq 0 ] || { diag "$TMP/err"; echo "# victim $victim"; }
 check "  and no table" test "$(grep -c '^total:' "$TMP/out")" -eq 0
