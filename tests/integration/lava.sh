@@ -90,7 +90,7 @@ else
 	check "test-runner.py ran the definition dropped into test-definitions (exit $rc)" \
 		test "$rc" -eq 0 -a -s "$result"
 	check "  the background command ran, and was stopped with the definition" \
-		eval 'test -e "$TMP/bg-started" && ! pgrep -f "sleep 3171" >/dev/null'
+		eval 'test -e "$TMP/bg-started" && ! grep -qsa "slee[p].3171" /proc/[0-9]*/cmdline'
 	if [ -s "$result" ]; then
 		cases_ok drop migrate 2 4
 		cases_ok drop pi_stress 2 4
