@@ -57,6 +57,10 @@ MAKE
 chmod +x "$R/usr/bin/make"
 mkdir -p "$TMP/mirror/dists/bookworm"
 echo "Origin: rtsched test" >"$TMP/mirror/dists/bookworm/Release"
+# a test-definitions checkout to copy in, so that no skip is expected whether
+# or not this machine has one
+mkdir -p "$TMP/td/automated"
+export TEST_DEFINITIONS=$TMP/td
 fresh() { # fresh MODE [ARGS]: check-fresh on the fake root
 	echo "$1" >"$R/etc/fake-make"
 	shift
