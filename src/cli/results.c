@@ -118,13 +118,17 @@ static void json_system(struct rt_json *j, const struct bitmask *cpus, const str
 }
 
 /**
- * cli_result_config_end - the settings every program has, and the end of "config"
+ * cli_result_config - the "config" object: the program's own settings
+ * (@fields writes them, given @ctx), then those every program has
  */
-void cli_result_config_end(struct rt_json *j, const struct cli_common *co, int base_prio,
-			   const struct bitmask *cpus)
+void cli_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, const void *ctx),
+		       const void *ctx, const struct cli_common *co, int base_prio,
+		       const struct bitmask *cpus)
 {
 	char buf[256];
 
+	rt_json_object(j, "config");
+	fields(j, ctx);
 	rt_cpus_format(cpus, buf, sizeof(buf));
 	rt_json_int(j, "base_prio", base_prio);
 	rt_json_str(j, "cpus", buf);
@@ -214,6 +218,18 @@ void cli_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n)
 	json_row(j, "total", -1, &total);
 }
 
+/* @key: {n, mean, sd, min, max} */
+static void json_stats(struct rt_json *j, const char *key, const struct rt_stats *s)
+{
+	rt_json_object(j, key);
+	rt_json_uint(j, "n", s->n);
+	rt_json_double(j, "mean", s->mean);
+	rt_json_double(j, "sd", s->sd);
+	rt_json_double(j, "min", s->min);
+	rt_json_double(j, "max", s->max);
+	rt_json_end(j);
+}
+
 /**
  * cli_json_stats - @key: {n, mean, sd, min, max} of @v
  */
@@ -222,57 +238,37 @@ void cli_json_stats(struct rt_json *j, const char *key, const double *v, size_t 
 	struct rt_stats s;
 
 	rt_stats_of(v, n, &s);
-	rt_json_object(j, key);
-	rt_json_uint(j, "n", s.n);
-	rt_json_double(j, "mean", s.mean);
-	rt_json_double(j, "sd", s.sd);
-	rt_json_double(j, "min", s.min);
-	rt_json_double(j, "max", s.max);
-	rt_json_end(j);
+	json_stats(j, key, &s);
 }
 
-/* Statistics of every column of row @row (@nrows: the total) over the runs. */
-static void json_row_stats(struct rt_json *j, const char *key, const struct rt_row *runs,
-			   size_t nruns, size_t nrows, size_t row, double *v)
+/* Statistics of every column of row @row (@s->rows: the total). */
+static void json_row_stats(struct rt_json *j, const char *key, const struct rt_summary *s,
+			   size_t row)
 {
-	struct rt_row t;
-	size_t r;
 	int c;
 
 	rt_json_object(j, key);
-	if (row < nrows)
+	if (row < s->rows)
 		rt_json_uint(j, "task", row);
-	for (c = 0; c < RT_ROW_COLUMNS; c++) {
-		for (r = 0; r < nruns; r++) {
-			if (row < nrows) {
-				v[r] = rt_row_get(&runs[r * nrows + row], c);
-			} else {
-				rt_report_sum(&runs[r * nrows], nrows, &t);
-				v[r] = rt_row_get(&t, c);
-			}
-		}
-		cli_json_stats(j, rt_row_names[c], v, nruns);
-	}
+	for (c = 0; c < RT_ROW_COLUMNS; c++)
+		json_stats(j, rt_row_names[c], rt_summary_cell(s, row, c));
 	rt_json_end(j);
 }
 
 /**
- * cli_json_summary - "summary": statistics of every cell over the runs
+ * cli_json_summary - "summary": statistics of every cell over the runs, as
+ * the table of repeated runs shows them
  */
-void cli_json_summary(struct rt_json *j, const struct rt_row *runs, size_t nruns, size_t nrows)
+void cli_json_summary(struct rt_json *j, const struct rt_summary *s)
 {
-	double *v = calloc(nruns ? nruns : 1, sizeof(*v));
 	size_t i;
 
-	if (!v)
-		cli_die(EXIT_SYSCALL, "out of memory");
 	rt_json_object(j, "summary");
-	rt_json_uint(j, "runs", nruns);
+	rt_json_uint(j, "runs", s->runs);
 	rt_json_array(j, "rows");
-	for (i = 0; i < nrows; i++)
-		json_row_stats(j, NULL, runs, nruns, nrows, i, v);
+	for (i = 0; i < s->rows; i++)
+		json_row_stats(j, NULL, s, i);
 	rt_json_end(j);
-	json_row_stats(j, "total", runs, nruns, nrows, nrows, v);
+	json_row_stats(j, "total", s, s->rows);
 	rt_json_end(j);
-	free(v);
 }

@@ -159,8 +159,6 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
 	size_t i;
 	int ret;
 
-	t->n = 0;
-	memset(t->count, 0, sizeof(t->count));
 	ret = rt_tracer_read(t);
 	cli_exit_if_asked();
 	if (ret)

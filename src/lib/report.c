@@ -68,43 +68,69 @@ int rt_report_table(FILE *out, const struct rt_row *rows, size_t n)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* One cell: the mean and standard deviation of @column over the runs' rows @row. */
-static void cell(FILE *out, const struct rt_row *runs, size_t nruns, size_t nrows, size_t row,
-		 int column, double *scratch, int width)
+/**
+ * rt_summary_of - the statistics of every cell of @nruns runs of @nrows rows
+ * @runs: run after run
+ *
+ * Returns 0 or -ENOMEM; rt_summary_free() frees @s.
+ */
+int rt_summary_of(const struct rt_row *runs, size_t nruns, size_t nrows, struct rt_summary *s)
 {
-	struct rt_stats st;
-	size_t r;
+	double *v = calloc(nruns ? nruns : 1, sizeof(*v));
+	struct rt_row t;
+	size_t i, r;
+	int c;
 
-	for (r = 0; r < nruns; r++) {
-		if (row < nrows) {
-			scratch[r] = rt_row_get(&runs[r * nrows + row], column);
-		} else {
-			struct rt_row t;
-
-			rt_report_sum(&runs[r * nrows], nrows, &t);
-			scratch[r] = rt_row_get(&t, column);
+	s->runs = nruns;
+	s->rows = nrows;
+	s->cell = calloc((nrows + 1) * RT_ROW_COLUMNS, sizeof(*s->cell));
+	if (!v || !s->cell) {
+		free(v);
+		rt_summary_free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i <= nrows; i++) {
+		for (c = 0; c < RT_ROW_COLUMNS; c++) {
+			for (r = 0; r < nruns; r++) {
+				if (i < nrows) {
+					v[r] = rt_row_get(&runs[r * nrows + i], c);
+				} else {
+					rt_report_sum(&runs[r * nrows], nrows, &t);
+					v[r] = rt_row_get(&t, c);
+				}
+			}
+			rt_stats_of(v, nruns, &s->cell[i * RT_ROW_COLUMNS + (size_t)c]);
 		}
 	}
-	rt_stats_of(scratch, nruns, &st);
-	fprintf(out, "%*.1f \u00b1 %7.1f", width, st.mean, st.sd);
+	free(v);
+	return 0;
+}
+
+/* The statistics of @column in row @row (@s->rows: the total). */
+const struct rt_stats *rt_summary_cell(const struct rt_summary *s, size_t row, int column)
+{
+	return &s->cell[row * RT_ROW_COLUMNS + (size_t)column];
+}
+
+void rt_summary_free(struct rt_summary *s)
+{
+	free(s->cell);
+	s->cell = NULL;
 }
 
 /**
  * rt_report_table_stats - the table over repeated runs, each cell "mean ± sd"
- * @runs: @nruns runs of @nrows rows each, run after run
  *
  * The total row gives the mean and deviation of the runs' totals.
  *
- * Returns 0, -ENOMEM, or -EIO when writing to @out failed.
+ * Returns 0, or -EIO when writing to @out failed.
  */
-int rt_report_table_stats(FILE *out, const struct rt_row *runs, size_t nruns, size_t nrows)
+int rt_report_table_stats(FILE *out, const struct rt_summary *s)
 {
-	double *scratch = calloc(nruns ? nruns : 1, sizeof(*scratch));
+	const struct rt_stats *st;
 	size_t i;
 	int c;
 
-	if (!scratch)
-		return -ENOMEM;
 	fprintf(out, "Task");
 	for (c = 0; c < RT_ROW_COLUMNS; c++)
 		fprintf(out, "%12s \u00b1 %7s", rt_row_names[c], "sd");
@@ -112,16 +138,17 @@ int rt_report_table_stats(FILE *out, const struct rt_row *runs, size_t nruns, si
 	for (c = 0; c < RT_ROW_COLUMNS; c++)
 		fprintf(out, "%12s   %7s", "----", "--");
 	fputc('\n', out);
-	for (i = 0; i <= nrows; i++) {
-		if (i < nrows)
+	for (i = 0; i <= s->rows; i++) {
+		if (i < s->rows)
 			fprintf(out, "%3zu:", i);
 		else
 			fprintf(out, "\ntotal:");
-		for (c = 0; c < RT_ROW_COLUMNS; c++)
-			cell(out, runs, nruns, nrows, i, c, scratch, i < nrows || c ? 12 : 10);
+		for (c = 0; c < RT_ROW_COLUMNS; c++) {
+			st = rt_summary_cell(s, i, c);
+			fprintf(out, "%*.1f \u00b1 %7.1f", i < s->rows || c ? 12 : 10, st->mean, st->sd);
+		}
 		fputc('\n', out);
 	}
-	fprintf(out, "(mean \u00b1 sample standard deviation over %zu runs)\n", nruns);
-	free(scratch);
+	fprintf(out, "(mean \u00b1 sample standard deviation over %zu runs)\n", s->runs);
 	return ferror(out) ? -EIO : 0;
 }

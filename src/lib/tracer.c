@@ -410,13 +410,17 @@ static uint64_t lost_events(struct rt_tracer *t)
 /**
  * rt_tracer_read - read back and decode what the instance recorded
  *
- * Reading consumes the buffer. Events are sorted by time (the buffers
- * are per CPU); t->lost counts what the buffer could not keep.
+ * Reading consumes the buffer; the events and counts replace those of the
+ * read before. Events are sorted by time (the buffers are per CPU); t->lost
+ * counts what the buffer could not keep.
  *
  * Returns 0 or a negative errno.
  */
 int rt_tracer_read(struct rt_tracer *t)
 {
+	/* a run's events, not the runs' before it */
+	t->n = 0;
+	memset(t->count, 0, sizeof(t->count));
 	t->lost = lost_events(t);
 	if (tracefs_iterate_raw_events(t->tep, t->instance, NULL, 0, collect, t) < 0 && !t->err)
 		t->err = -EIO;

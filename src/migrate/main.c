@@ -223,7 +223,7 @@ static void print_partial(const struct mig_outcome *last, int runs, int complete
 }
 
 static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
-			  const struct mig_outcome *outs)
+			  const struct rt_summary *sum, const struct mig_outcome *outs)
 {
 	int64_t shortest = INT64_MAX, longest = 0, d;
 	size_t n = (size_t)cfg->nr_threads;
@@ -231,7 +231,7 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 
 	if (cfg->common.complete == 1) {
 		cli_print_table(rows, n, NULL);
-	} else if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.complete, n)) {
+	} else if (rt_report_table_stats(stdout, sum)) {
 		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	}
 	if (!outs[0].migrations_from_proc)
@@ -261,8 +261,30 @@ static void print_results(const struct mig_cfg *cfg, const struct rt_row *rows,
 	fflush(stdout);
 }
 
+struct config_ctx {
+	const struct mig_cfg *cfg;
+	const struct rt_work *work;
+};
+
+/* migrate's own settings in "config" */
+static void config_fields(struct rt_json *j, const void *arg)
+{
+	const struct config_ctx *c = arg;
+	const struct mig_cfg *cfg = c->cfg;
+
+	rt_json_str(j, "mode", cfg->mode->name);
+	rt_json_int(j, "threads", cfg->nr_threads);
+	rt_json_int(j, "locks", cfg->nr_locks);
+	rt_json_bool(j, "pi", cfg->pi);
+	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
+	rt_json_int_or_null(j, "loops", cfg->loops, cfg->duration_ns == 0);
+	rt_json_int(j, "unit_ns", cfg->unit_ns);
+	rt_json_uint(j, "unit_loops", c->work->loops_per_unit);
+}
+
 static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int argc, char **argv,
-		       const struct rt_row *rows, const struct mig_outcome *outs,
+		       const struct rt_row *rows, const struct rt_summary *sum,
+		       const struct mig_outcome *outs,
 		       const struct rt_work *work, const struct cli_trace_run *traces)
 {
 	struct rt_json *j = cli_result_begin(res, "migrate", argc, argv, cfg->cpus, work);
@@ -271,16 +293,8 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 
 	if (!j)
 		return;
-	rt_json_object(j, "config");
-	rt_json_str(j, "mode", cfg->mode->name);
-	rt_json_int(j, "threads", cfg->nr_threads);
-	rt_json_int(j, "locks", cfg->nr_locks);
-	rt_json_bool(j, "pi", cfg->pi);
-	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
-	rt_json_int_or_null(j, "loops", cfg->loops, cfg->duration_ns == 0);
-	rt_json_int(j, "unit_ns", cfg->unit_ns);
-	rt_json_uint(j, "unit_loops", work->loops_per_unit);
-	cli_result_config_end(j, &cfg->common, cfg->base_prio, cfg->cpus);
+	cli_result_config(j, config_fields, &(struct config_ctx){ cfg, work }, &cfg->common,
+			  cfg->base_prio, cfg->cpus);
 	rt_json_str(j, "migrations_source",
 		    outs[0].migrations_from_proc ? "se.nr_migrations" : "sched_getcpu");
 	rt_json_array(j, "runs");
@@ -297,7 +311,7 @@ static void write_json(struct cli_result *res, const struct mig_cfg *cfg, int ar
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	cli_json_summary(j, rows, (size_t)cfg->common.complete, n);
+	cli_json_summary(j, sum);
 	rt_json_bool(j, "partial", outs[cfg->common.repeat - 1].interrupted != 0);
 	cli_result_commit(res, outs[cfg->common.repeat - 1].interrupted ?
 				       128 + outs[cfg->common.repeat - 1].interrupted :
@@ -336,6 +350,7 @@ int main(int argc, char **argv)
 	struct cli_result res = { 0 };
 	static struct rt_tracer tracer;	/* closed at exit, after main returns */
 	struct mig_outcome *outs;
+	struct rt_summary sum;
 	char err[512];
 	struct rt_row *rows;
 	int main_prio, ret, r;
@@ -418,11 +433,14 @@ int main(int argc, char **argv)
 				 strerror(out->mlock_err));
 	}
 	cli_runs_done(&cfg.common, cfg.common.repeat, outs[cfg.common.repeat - 1].interrupted);
-	print_results(&cfg, rows, outs);
+	if (rt_summary_of(rows, (size_t)cfg.common.complete, (size_t)cfg.nr_threads, &sum))
+		cli_die(EXIT_SYSCALL, "out of memory");
+	print_results(&cfg, rows, &sum, outs);
 	if (traces)
 		cli_trace_print(traces, (size_t)cfg.common.repeat);
 	cli_trace_out_close();
-	write_json(&res, &cfg, argc, argv, rows, outs, &run.work, traces);
+	write_json(&res, &cfg, argc, argv, rows, &sum, outs, &run.work, traces);
+	rt_summary_free(&sum);
 	if (traces) {
 		for (r = 0; r < cfg.common.repeat; r++)
 			cli_trace_free(&traces[r]);

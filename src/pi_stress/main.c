@@ -341,7 +341,8 @@ static bool verdicts(const struct pis_cfg *cfg, const struct group_result *res, 
 
 /* Tables, group figures and verdicts of every run; false when any failed. */
 static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
-			  const struct group_result *res, bool have_sched)
+			  const struct rt_summary *sum, const struct group_result *res,
+			  bool have_sched)
 {
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
 	const char *caption = "Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high";
@@ -358,7 +359,7 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 		cli_print_table(rows, n, caption);
 	} else {
 		printf("%s\n", caption);
-		if (rt_report_table_stats(stdout, rows, (size_t)cfg->common.complete, n))
+		if (rt_report_table_stats(stdout, sum))
 			cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
 	}
 	if (!have_sched)
@@ -410,10 +411,28 @@ static bool print_results(const struct pis_cfg *cfg, const struct rt_row *rows,
 	return pass;
 }
 
+/* pi_stress's own settings in "config" */
+static void config_fields(struct rt_json *j, const void *arg)
+{
+	const struct pis_cfg *cfg = arg;
+
+	rt_json_int(j, "groups", cfg->nr_groups);
+	rt_json_int(j, "threads", (int64_t)cfg->nr_groups * PIS_ROLES);
+	rt_json_bool(j, "pi", cfg->pi);
+	rt_json_int_or_null(j, "inversions", cfg->inversions, cfg->inversions != 0);
+	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
+	rt_json_bool(j, "uniprocessor", cfg->uniprocessor);
+	rt_json_int(j, "watchdog_ns", cfg->watchdog_ns);
+	rt_json_int(j, "hold_ns", cfg->hold_ns);
+	rt_json_int(j, "wait_bound_ns", cfg->wait_bound_ns);
+	rt_json_bool(j, "wait_bound_enforced", cfg->enforce_bound);
+}
+
 static void write_json(struct cli_result *out, const struct pis_cfg *cfg,
 		       const struct rt_work *work, int argc, char **argv,
-		       const struct rt_row *rows, const struct group_result *res, int rc,
-		       bool passed, const struct cli_trace_run *traces)
+		       const struct rt_row *rows, const struct rt_summary *sum,
+		       const struct group_result *res, int rc, bool passed,
+		       const struct cli_trace_run *traces)
 {
 	struct rt_json *j = cli_result_begin(out, "pi_stress", argc, argv, cfg->cpus, work);
 	size_t n = (size_t)cfg->nr_groups * PIS_ROLES, ng = (size_t)cfg->nr_groups;
@@ -425,18 +444,7 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg,
 	v = calloc((size_t)cfg->common.repeat, sizeof(*v));
 	if (!v)
 		cli_die(EXIT_SYSCALL, "out of memory");
-	rt_json_object(j, "config");
-	rt_json_int(j, "groups", cfg->nr_groups);
-	rt_json_int(j, "threads", (int64_t)n);
-	rt_json_bool(j, "pi", cfg->pi);
-	rt_json_int_or_null(j, "inversions", cfg->inversions, cfg->inversions != 0);
-	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
-	rt_json_bool(j, "uniprocessor", cfg->uniprocessor);
-	rt_json_int(j, "watchdog_ns", cfg->watchdog_ns);
-	rt_json_int(j, "hold_ns", cfg->hold_ns);
-	rt_json_int(j, "wait_bound_ns", cfg->wait_bound_ns);
-	rt_json_bool(j, "wait_bound_enforced", cfg->enforce_bound);
-	cli_result_config_end(j, &cfg->common, cfg->base_prio, cfg->cpus);
+	cli_result_config(j, config_fields, cfg, &cfg->common, cfg->base_prio, cfg->cpus);
 	rt_json_array(j, "runs");
 	for (r = 0; r < cfg->common.repeat; r++) {
 		rt_json_object(j, NULL);
@@ -471,7 +479,7 @@ static void write_json(struct cli_result *out, const struct pis_cfg *cfg,
 		rt_json_end(j);
 	}
 	rt_json_end(j);
-	cli_json_summary(j, rows, (size_t)cfg->common.complete, n);
+	cli_json_summary(j, sum);
 	rt_json_array(j, "group_summary");
 	for (g = 0; g < cfg->nr_groups; g++) {
 		rt_json_object(j, NULL);
@@ -525,6 +533,7 @@ int main(int argc, char **argv)
 	struct rt_row *rows;
 	bool have_sched = true;
 	struct pis_run run;
+	struct rt_summary sum;
 	struct rt_work work;
 	char err[512];
 	int prio, ret, g, r, i, interrupted = 0;
@@ -622,7 +631,10 @@ int main(int argc, char **argv)
 		}
 	}
 	cli_runs_done(&cfg.common, cfg.common.repeat, interrupted);
-	passed = print_results(&cfg, rows, res, have_sched);
+	if (rt_summary_of(rows, (size_t)cfg.common.complete, (size_t)cfg.nr_groups * PIS_ROLES,
+			  &sum))
+		cli_die(EXIT_SYSCALL, "out of memory");
+	passed = print_results(&cfg, rows, &sum, res, have_sched);
 	ret = passed ? EXIT_RAN : EXIT_CHECK;
 	if (interrupted) {
 		if (cfg.common.complete < cfg.common.repeat)
@@ -639,7 +651,8 @@ int main(int argc, char **argv)
 	if (traces)
 		cli_trace_print(traces, (size_t)cfg.common.repeat);
 	cli_trace_out_close();
-	write_json(&out, &cfg, &work, argc, argv, rows, res, ret, passed, traces);
+	write_json(&out, &cfg, &work, argc, argv, rows, &sum, res, ret, passed, traces);
+	rt_summary_free(&sum);
 	for (i = 0; traces && i < cfg.common.repeat; i++)
 		cli_trace_free(&traces[i]);
 	free(traces);

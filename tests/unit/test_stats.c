@@ -39,10 +39,15 @@ int main(void)
 		/* two runs of two threads */
 		const struct rt_row runs[] = { { 10, 20, 30, 40 }, { 1, 2, 3, 4 },
 					       { 14, 20, 30, 44 }, { 3, 2, 3, 6 } };
+		struct rt_summary sum;
 
+		tap_ok(!rt_summary_of(runs, 2, 2, &sum), "the summary of two runs of two threads");
+		tap_ok(rt_summary_cell(&sum, 2, 3)->mean == 47 && rt_summary_cell(&sum, 2, 3)->n == 2,
+		       "the total's iterations: the mean of the runs' totals (44 + 50) / 2");
 		f = open_memstream(&buf, &len);
-		rt_report_table_stats(f, runs, 2, 2);
+		rt_report_table_stats(f, &sum);
 		fclose(f);
+		rt_summary_free(&sum);
 		tap_ok(strstr(buf, "  0:        12.0 ±     2.8") != NULL,
 		       "thread 0's vol is 12.0 ± 2.8 over two runs");
 		tap_ok(strstr(buf, "total:      14.0 ±     4.2") != NULL,
