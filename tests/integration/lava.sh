@@ -150,9 +150,12 @@ fi
 # --- the definition where the machine cannot run it: cases, exit 0
 cp -a lava/rtsched "$TMP/def"
 rm -rf "$TMP/def/output"
+# rtsched where a user can reach it (the tree may be in root's home): the
+# programs and the scripts, as make install lays them out
+mkdir -p "$TMP/rt" && cp -a migrate pi_stress scripts "$TMP/rt/"
 chmod 755 "$TMP" && chown -R nobody "$TMP/def"
 run_bounded 60 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
-	sh "$TMP/def/rtsched.sh" -R "$TOP" -d 1s -r 1 -b "migrate pi_stress"
+	sh "$TMP/def/rtsched.sh" -R "$TMP/rt" -d 1s -r 1 -b "migrate pi_stress"
 check "rtsched.sh as a user without RT privilege: exit 0 (got $rc)" test "$rc" -eq 0
 check "  migrate-run skip, pi_stress-run skip" \
 	eval 'grep -qx "migrate-run skip" "$TMP/def/output/result.txt" && grep -qx "pi_stress-run skip" "$TMP/def/output/result.txt"'
