@@ -3,7 +3,9 @@
 # scripts/reproduce --assemble on the reproduction stored in
 # results/reproduction/ (CI cannot build two kernels per submission): the
 # four tables beside the commit's, the significance from scripts/compare,
-# the plot; and the refusals when results are missing.
+# the plot; the refusals when results are missing; and a whole reproduction
+# with stand-ins for the kernel tools, where a cell's guest fails once (run
+# again on its own) or every time (exit 1 after 3 tries).
 . "$(dirname "$0")/tap.bash"
 
 R=scripts/reproduce
@@ -60,3 +62,70 @@ run_bounded 10 $R --runs 0
 check "--runs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 run_bounded 10 $R --duration 10ms
 check "--duration 10ms: exit 2, what is accepted" grep -q "expected whole seconds" "$TMP/err"
+
+# --- a cell whose guest fails is run again on its own, the others kept: the
+# reproduce script with stand-ins for kernel-variant (names two images) and
+# kernel-matrix (brings back, per image and command, a result stored in the
+# reproduction, as the real one does, except for the cells in $FAKE/fail)
+F=$TMP/fake
+mkdir -p "$F/scripts" "$F/results/reference"
+cp scripts/reproduce scripts/compare scripts/plot scripts/rtsched_results.py "$F/scripts/"
+cp results/reference/*.json "$F/results/reference/"
+cat >"$F/scripts/kernel-variant" <<'EOV'
+#!/bin/sh
+for v in stock pre43fa5460; do
+	echo "$(echo $v | sed 's/pre/pre-/') 6.1.192-rtsched-$v $FAKE/img/6.1.192-rtsched-$v/bzImage"
+done
+EOV
+cat >"$F/scripts/kernel-matrix" <<'EOM'
+#!/bin/bash
+# --cpus N --accel A --results DIR --command-timeout T (--run CMD)... IMAGE...
+runs=() images=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--results) results=$2; shift ;;
+	--run) runs+=("$2"); shift ;;
+	--cpus | --accel | --command-timeout) shift ;;
+	*) images+=("$1") ;;
+	esac
+	shift
+done
+rc=0
+for img in "${images[@]}"; do
+	rel=$(basename "$(dirname "$img")")
+	for i in "${!runs[@]}"; do
+		case ${runs[$i]} in *" -p") pi=pi ;; *) pi=nopi ;; esac
+		cell="${rel#6.1.192-rtsched-} $pi"
+		echo "$cell" >>"$FAKE/calls"
+		if grep -qx "$cell" "$FAKE/fail"; then
+			[ -e "$FAKE/always" ] || : >"$FAKE/fail"
+			rc=1
+			continue
+		fi
+		if [ $pi = pi ]; then
+			src=$(ls "$STORED_DIR/$rel"/vm-4cpu-tcg/*-pi.json | tail -n 1)
+		else
+			src=$(ls "$STORED_DIR/$rel"/vm-4cpu-tcg/*.json | grep -v -- -pi.json | tail -n 1)
+		fi
+		mkdir -p "$results/$rel/vm-4cpu-tcg"
+		cp "$src" "$results/$rel/vm-4cpu-tcg/$(date +%Y%m%dT%H%M%S%N)-$((i + 1))-${src##*Z-?-}"
+	done
+done
+exit $rc
+EOM
+chmod +x "$F/scripts/kernel-variant" "$F/scripts/kernel-matrix"
+export FAKE=$F STORED_DIR=$PWD/$STORED
+echo "pre43fa5460 pi" >"$F/fail"
+run_bounded 120 $PY "$F/scripts/reproduce" --results "$F/out" --plot "$F/m.png"
+check "a cell whose guest failed once: reproduce runs it again and finishes (exit $rc)" \
+	test "$rc" -eq 0 || diag "$TMP/err"
+check "  saying so" grep -q "^reproduce: before the commit, pi: no result came back; trying it again (2 of 3)$" "$TMP/err"
+check "  running only that cell again (calls: $(tr '\n' ',' <"$F/calls"))" \
+	test "$(grep -c . "$F/calls")" -eq 5 -a "$(tail -n 1 "$F/calls")" = "pre43fa5460 pi"
+check "  and prints the four tables" test "$(grep -c "here (mean of 5 runs)" "$TMP/out")" -eq 4
+rm -f "$F/calls"
+echo "pre43fa5460 pi" >"$F/fail" && touch "$F/always"
+run_bounded 120 $PY "$F/scripts/reproduce" --results "$F/out2" --plot "$F/m2.png"
+check "a cell that fails every time: exit 1 (got $rc) after 3 tries, naming it" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'no result for before pi after 3 tries' '$TMP/err' && [ \$(grep -c 'pre43fa5460 pi' '$F/calls') -eq 3 ]" ||
+	diag "$TMP/err"
