@@ -96,9 +96,12 @@ check "  nor any file of --json or --trace-out, temporary or not" test -z "$(ls 
 signal_run INT 1 ./pi_stress -d 60 --json "$TMP/p.json"
 ok $(( rc == 130 ? 0 : 1 )) "pi_stress, SIGINT: exit 130 (got $rc)"
 check "  the tables and a PARTIAL line" grep -q '^PARTIAL: SIGINT stopped run 1' "$TMP/out"
-check "  the JSON: partial, and still the verdict" $PY -c 'import json, sys
+# (the verdict the output printed: under ThreadSanitizer its runtime's own
+# locks, which do not inherit priority, can let medium run while high waits)
+check "  the JSON: partial, and still the verdict the output gave" $PY -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-sys.exit(0 if d["partial"] is True and d["return_code"] == 130 and d["pass"] is True else 1)' "$TMP/p.json"
+printed = "PASS: every inversion was resolved" in open(sys.argv[2]).read()
+sys.exit(0 if d["partial"] is True and d["return_code"] == 130 and d["pass"] is printed else 1)' "$TMP/p.json" "$TMP/out"
 signal_run TERM 1 ./pi_stress -d 60 --no-pi -w 30s
 ok $(( rc == 143 ? 0 : 1 )) "pi_stress --no-pi, SIGTERM before the watchdog: exit 143"
 check "  the stalled inversion is still reported" grep -q 'an inversion was still unresolved when the run ended' "$TMP/out"
