@@ -27,9 +27,10 @@ Documentation/dev-tools/ktap.rst). A verdict is a case, never an exit status.
 import re
 import shlex
 
-from rtsched_results import (COLUMNS, Cell, ResultError, check_comparable, condition_holds,
-                             group_samples, load_set, mean_sd, nr_groups, nr_tasks,
-                             parse_fail_if, rows_of, samples, task_index, whole_runs)
+from rtsched_results import (COLUMNS, Cell, ResultError, cell_verdict, check_comparable,
+                             condition_holds, group_samples, load_set, mean_sd, nr_groups,
+                             nr_tasks, parse_fail_if, resolve_fail_if, rows_of, samples,
+                             whole_runs)
 
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
          "iterations": "iterations", "per_second": "inversions/s", "wait_median": "us",
@@ -125,11 +126,11 @@ def shape_case(name, doc):
                     diag=[f"{what}: pi_stress says {'pass' if got else 'fail'}"])
     if c.get("mode") != "contention":
         return None
-    rows = whole_runs(doc)
-    if nr_tasks([doc]) < 2:
+    n = nr_tasks([doc])
+    if n < 2:
         return Case(f"{name}-shape", "skip", diag=["one thread: no lowest and highest to compare"])
-    lo = mean_sd([r["rows"][0]["migrated"] for r in rows])[0]
-    hi = mean_sd([r["rows"][-1]["migrated"] for r in rows])[0]
+    lo = mean_sd(samples([doc], 0, "migrated"))[0]
+    hi = mean_sd(samples([doc], n - 1, "migrated"))[0]
     said = f"the highest thread migrated {hi:.1f} times, the lowest {lo:.1f}"
     if lo == 0:
         return Case(f"{name}-shape", "skip",
@@ -140,7 +141,8 @@ def shape_case(name, doc):
 
 def measurement_cases(name, doc):
     """Every figure: the mean over the whole runs, then per run when several."""
-    whole = [i for i, r in enumerate(doc["runs"]) if r in whole_runs(doc)]
+    kept = {id(r) for r in whole_runs(doc)}
+    whole = [i for i, r in enumerate(doc["runs"]) if id(r) in kept]
     sets = [("", [doc])]
     if len(whole) > 1:
         sets += [(f"run{i + 1}-", [dict(doc, runs=[doc["runs"][i]])]) for i in whole]
@@ -183,21 +185,19 @@ def fail_if_cases(name, baseline, doc, conds, alpha):
     except ResultError as e:
         return [Case(condition_name(name, s), "fail", diag=[f"baseline: {e}"]) for s in conds]
     for spec in conds:
-        col, row, op, pct = parse_fail_if(spec)
         case = condition_name(name, spec)
         try:
-            nrows, what, read = rows_of(base, col)
-            t = task_index(row, nrows)
+            col, t, row, op, pct = resolve_fail_if(spec, base)
+            _, what, read = rows_of(base, col)
             c = Cell(read(base, t), read([doc], t))
         except (ResultError, KeyError) as e:
             out.append(Case(case, "fail", diag=[f"{spec}: {e}"]))
             continue
         held = condition_holds(c, op, pct, alpha)
-        test = ("single run: not evidence" if c.p is None else
-                f"p={c.p:.3f} {'significant' if c.p < alpha else 'not significant'}")
         out.append(Case(case, "fail" if held else "pass", c.rel, "%",
                         diag=[f"{spec}: {col} of {what.lower()} {row}: {c.ma:.1f} in the "
-                              f"baseline, {c.mb:.1f} here ({c.rel:+.1f}%), {test}"]))
+                              f"baseline, {c.mb:.1f} here ({c.rel:+.1f}%), "
+                              f"{cell_verdict(c.p, alpha)}"]))
     return out
 
 

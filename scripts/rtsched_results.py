@@ -307,6 +307,34 @@ def parse_fail_if(spec):
     return m.group(1), m.group(2), m.group(3), float(m.group(4))
 
 
+def cell_verdict(p, alpha):
+    """What Welch's p says, in words: 'p=0.012 significant', or that a single
+    run is no evidence (p None)."""
+    if p is None:
+        return "single run: not evidence"
+    return f"p={p:.3f} {'significant' if p < alpha else 'not significant'}"
+
+
+def usable_columns(tool):
+    """The columns a TOOL's results have: the table's, and pi_stress's group figures."""
+    return COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ())
+
+
+def check_column(col, tool):
+    """Raise unless a TOOL's results have the column COL."""
+    if col not in usable_columns(tool):
+        raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
+                          f"{', '.join(usable_columns(tool))}")
+
+
+def resolve_fail_if(spec, docs):
+    """A --fail-if condition for the result set DOCS: (column, row index,
+    row as given, op, pct), or a ResultError when DOCS have no such cell."""
+    col, row, op, pct = parse_fail_if(spec)
+    check_column(col, docs[0]["tool"])
+    return col, task_index(row, rows_of(docs, col)[0]), row, op, pct
+
+
 def condition_holds(c, op, pct, alpha):
     """Whether a --fail-if condition holds on Cell C: the mean rose (op '>')
     or fell ('<') by more than PCT %, significantly at ALPHA or untestable

@@ -76,32 +76,30 @@ int rt_report_table(FILE *out, const struct rt_row *rows, size_t n)
  */
 int rt_summary_of(const struct rt_row *runs, size_t nruns, size_t nrows, struct rt_summary *s)
 {
-	double *v = calloc(nruns ? nruns : 1, sizeof(*v));
-	struct rt_row t;
-	size_t i, r;
+	size_t slots = nruns ? nruns : 1, i, r;
+	struct rt_row *totals = calloc(slots, sizeof(*totals));
+	double *v = calloc(slots, sizeof(*v));
 	int c;
 
 	s->runs = nruns;
 	s->rows = nrows;
 	s->cell = calloc((nrows + 1) * RT_ROW_COLUMNS, sizeof(*s->cell));
-	if (!v || !s->cell) {
+	if (!totals || !v || !s->cell) {
+		free(totals);
 		free(v);
 		rt_summary_free(s);
 		return -ENOMEM;
 	}
+	for (r = 0; r < nruns; r++)
+		rt_report_sum(&runs[r * nrows], nrows, &totals[r]);
 	for (i = 0; i <= nrows; i++) {
 		for (c = 0; c < RT_ROW_COLUMNS; c++) {
-			for (r = 0; r < nruns; r++) {
-				if (i < nrows) {
-					v[r] = rt_row_get(&runs[r * nrows + i], c);
-				} else {
-					rt_report_sum(&runs[r * nrows], nrows, &t);
-					v[r] = rt_row_get(&t, c);
-				}
-			}
+			for (r = 0; r < nruns; r++)
+				v[r] = rt_row_get(i < nrows ? &runs[r * nrows + i] : &totals[r], c);
 			rt_stats_of(v, nruns, &s->cell[i * RT_ROW_COLUMNS + (size_t)c]);
 		}
 	}
+	free(totals);
 	free(v);
 	return 0;
 }

@@ -4,7 +4,6 @@
 
 #include <signal.h>
 #include <stdbool.h>
-#include <stddef.h>
 
 /**
  * struct rt_stop - how a run is asked, from outside, to stop

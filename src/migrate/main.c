@@ -410,8 +410,8 @@ int main(int argc, char **argv)
 			out->windows = calloc((size_t)cfg.nr_threads, sizeof(*out->windows));
 		ret = mig_execute(&run, &rows[(size_t)r * (size_t)cfg.nr_threads], out, err,
 				  sizeof(err));
-		if (ret == -EINTR && rt_stop_now(&cli_stop))
-			cli_exit_running(128 + cli_stop.signal);
+		if (ret == -EINTR)
+			cli_exit_if_asked();	/* a second signal: the engine returned at once */
 		if (out->denied)
 			cli_no_rt_privilege(main_prio, ret);
 		if (ret == -ETIMEDOUT) {

@@ -598,8 +598,8 @@ int main(int argc, char **argv)
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s", err);
 		ret = pis_watch(&run, err, sizeof(err));
-		if (ret == -EINTR && rt_stop_now(&cli_stop))
-			cli_exit_running(128 + cli_stop.signal);
+		if (ret == -EINTR)
+			cli_exit_if_asked();	/* a second signal: the engine returned at once */
 		if (ret) {
 			/* a group that does not stop holds its CPU: leave without waiting */
 			fprintf(stderr, "pi_stress: watchdog: %s\n", err);
