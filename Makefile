@@ -44,7 +44,7 @@ ifneq ($(CI),)
 WARNINGS += -Werror
 endif
 
-override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli \
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/bench \
 	-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -MMD -MP
 override LDLIBS += $(DEP_LIBS) -pthread -lm
 
@@ -56,7 +56,7 @@ endif
 
 LIB := src/lib/librtsched.a
 LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
-CLI_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c))
+SKELETON_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c src/bench/*.c))
 MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
 PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
@@ -94,11 +94,11 @@ $(LIB): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@";)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-migrate: $(MIGRATE_OBJS) $(CLI_OBJS) $(LIB)
+migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-pi_stress: $(PI_STRESS_OBJS) $(CLI_OBJS) $(LIB)
+pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -108,8 +108,8 @@ pi_stress: $(PI_STRESS_OBJS) $(CLI_OBJS) $(LIB)
 # not load) and getaddrinfo (libnuma's unused network affinity) are harmless.
 static: check-deps $(STATIC_PROGRAMS)
 
-static/migrate: $(MIGRATE_OBJS) $(CLI_OBJS) $(LIB)
-static/pi_stress: $(PI_STRESS_OBJS) $(CLI_OBJS) $(LIB)
+static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(LIB)
+static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(LIB)
 $(STATIC_PROGRAMS):
 	@mkdir -p static
 	@$(if $(Q),echo "  LD      $@ (static)";)
@@ -124,9 +124,15 @@ $(STATIC_PROGRAMS):
 reproduce: deps static
 	$(Q)scripts/reproduce
 
+# A unit test links the library; those of a layer above it link that layer
+# too: the skeleton (src/cli, src/bench) and a program without its main().
+tests/unit/test_migrate: $(filter-out src/migrate/main.o,$(MIGRATE_OBJS)) $(SKELETON_OBJS)
+tests/unit/test_pi_stress: $(filter-out src/pi_stress/main.o,$(PI_STRESS_OBJS)) $(SKELETON_OBJS)
+tests/unit/test_driver: $(SKELETON_OBJS)
 tests/unit/test_%: tests/unit/test_%.c $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -Isrc/migrate -Isrc/pi_stress $(LDFLAGS) -o $@ \
+		$< $(filter %.o,$^) $(LIB) $(LDLIBS)
 
 # The fuzz harnesses as plain programs over the kept inputs (make check), and
 # with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer (make fuzz).
@@ -206,10 +212,10 @@ check-tsan: deps
 # Static analysis: cppcheck, and GCC's -fanalyzer over every source.
 analyze: check-deps
 	cppcheck --quiet --error-exitcode=1 --inline-suppr --enable=warning,performance,portability \
-		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli \
+		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli -Isrc/bench \
 		--suppress=missingIncludeSystem src tests/unit tests/bench tests/fuzz
 	$(Q)for f in src/*/*.c; do \
-		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli \
+		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/bench \
 			-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -O1 -c -o /dev/null $$f || exit 1; \
 	done; echo "analyze: cppcheck and gcc -fanalyzer found nothing"
 

@@ -13,7 +13,6 @@
 
 #include "rt_cpus.h"
 #include "rt_opts.h"
-#include "rt_report.h"
 
 /* Exit codes, as DESIGN.md and the man pages state them. */
 enum {
@@ -41,14 +40,20 @@ struct cli_common {
 /* getopt_long's values for the long options without a short form */
 enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFFER };
 
-/* The long options every benchmark has beside -c, -q, -r, -h, -V. */
+/* The options every benchmark has, long and short (after the program's own). */
+#define CLI_SHORT_OPTIONS "c:qr:hV"
 #define CLI_LONG_OPTIONS                                                                   \
+	{ "cpus", required_argument, NULL, 'c' },                                        \
+	{ "quiet", no_argument, NULL, 'q' },                                             \
+	{ "repeat", required_argument, NULL, 'r' },                                      \
+	{ "help", no_argument, NULL, 'h' },                                              \
+	{ "version", no_argument, NULL, 'V' },                                           \
 	{ "json", required_argument, NULL, CLI_OPT_JSON },                               \
 	{ "trace", no_argument, NULL, CLI_OPT_TRACE },                                   \
 	{ "trace-out", required_argument, NULL, CLI_OPT_TRACE_OUT },                     \
 	{ "trace-buffer", required_argument, NULL, CLI_OPT_TRACE_BUFFER }
 
-/* Their lines of --help. */
+/* Their lines of --help, after the program's -c and -q. */
 #define CLI_USAGE_COMMON                                                                   \
 	"  -r, --repeat N         N runs, 1-10000; the table shows mean \u00b1 sd\n"            \
 	"      --json FILE        write the result file (- for stdout); FILE must not\n"     \
@@ -58,47 +63,21 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 	"                         waited (root)\n"                                           \
 	"      --trace-out FILE   also write the events to FILE (implies --trace)\n"         \
 	"      --trace-buffer KB  trace buffer per CPU, 64-4194304 KiB (default: sized\n"    \
-	"                         by the run)\n"
+	"                         by the run)\n"                                           \
+	"  -h, --help             show this help and exit\n"                              \
+	"  -V, --version          show the version and exit\n"
 
 void cli_init(const char *prog);
+const char *cli_prog(void);
 void cli_exit(int code) __attribute__((noreturn));
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
 void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
 		       const char *short_options);
 struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv);
-void cli_runs_done(struct cli_common *co, int runs, int interrupted);
-void cli_print_table(const struct rt_row *rows, size_t n, const char *caption);
 void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t cli_opt(const struct rt_optspec *spec, const char *arg);
 struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable);
 void cli_no_rt_privilege(int prio, int err) __attribute__((noreturn));
-void cli_print_kernel(FILE *out);
-
-/* The environment's notes: RT throttling, the fair server, isolated CPUs... */
-#define CLI_NOTES 8
-#define CLI_NOTE_LEN 512
-struct rt_work;
-int cli_env_notes(const struct bitmask *cpus, const struct rt_work *work,
-		  char notes[CLI_NOTES][CLI_NOTE_LEN]);
-void cli_env_check(void);
-
-/*
- * SIGINT, SIGTERM, SIGHUP: the first asks the run to stop (the program
- * then prints what it has, marked partial, and exits 128 + the signal); a
- * second exits at once, removing the trace instance if there is one. The
- * engines read cli_stop (they are handed it as a struct rt_stop) and
- * return; the programs exit.
- */
-#include "rt_stop.h"
-extern struct rt_stop cli_stop;
-void cli_exit_if_asked(void);
-void cli_exit_running(int code) __attribute__((noreturn));
-void cli_cleanup_add(void (*fn)(void));
-void cli_signals_install(void);
-void cli_signals_block(sigset_t *old);
-void cli_signals_restore(const sigset_t *old);
-void cli_signals_cleanup_dir(const char *dir);
-const char *cli_signal_name(int sig);
 
 #endif

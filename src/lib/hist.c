@@ -100,3 +100,14 @@ void rt_hist_merge(struct rt_hist *into, const struct rt_hist *from)
 	if (from->max > into->max)
 		into->max = from->max;
 }
+
+/**
+ * rt_hist_summarise - the count, median, 99th percentile and maximum of @h
+ */
+void rt_hist_summarise(const struct rt_hist *h, struct rt_hist_sum *s)
+{
+	s->count = h->count;
+	s->median = rt_hist_pct(h, 50);
+	s->p99 = rt_hist_pct(h, 99);
+	s->max = h->count ? h->max : 0;
+}

@@ -22,9 +22,18 @@ struct rt_hist {
 	uint64_t bucket[RT_HIST_BUCKETS];
 };
 
+/* What a histogram says in four numbers (all 0 when it is empty). */
+struct rt_hist_sum {
+	uint64_t count;
+	uint64_t median;
+	uint64_t p99;
+	uint64_t max;
+};
+
 void rt_hist_init(struct rt_hist *h);
 void rt_hist_add(struct rt_hist *h, uint64_t ns);
 uint64_t rt_hist_pct(const struct rt_hist *h, double p);
 void rt_hist_merge(struct rt_hist *into, const struct rt_hist *from);
+void rt_hist_summarise(const struct rt_hist *h, struct rt_hist_sum *s);
 
 #endif

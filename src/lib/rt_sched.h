@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The highest SCHED_FIFO priority (sched_get_priority_max() on Linux) */
+#define RT_PRIO_MAX 99
+
 /* What stands between this process and SCHED_FIFO, as far as it can be seen. */
 struct rt_privilege {
 	bool root;		/* effective uid 0 */

@@ -66,6 +66,7 @@ static int contention_body(struct mig_run *run, struct mig_thread *t)
 
 const struct mig_mode mig_contention = {
 	.name = "contention",
+	.timed = true,
 	.summary = "2 x CPUs threads take every lock; thread id holds nr-id+1 units, sleeps id",
 	.configure = contention_configure,
 	.worst_case_ns = contention_worst_case_ns,

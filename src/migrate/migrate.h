@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "thread.h"
 #include "rt_procstat.h"
 #include "rt_stop.h"
 #include "rt_tracer.h"
@@ -35,38 +36,26 @@ struct mig_cfg {
 };
 
 /*
- * One benchmark thread. Written only by the thread itself until the main
- * thread has joined it, except the atomics, which the watchdogs read.
+ * One benchmark thread: the lifecycle's part (bench_thread) and the lock
+ * steps'. The atomics are read by the watchdogs and, after a signal, by the
+ * main thread while the thread may still run.
  */
 struct mig_thread {
+	struct bench_thread bt;
 	struct mig_run *run;
 	int id;				/* 0 is the lowest priority */
-	pthread_t thread;
-	pid_t tid;
-	struct rt_counters start, end;	/* read by the thread itself */
-	/* read by the main thread while the thread may still run, after a signal */
 	atomic_uint_fast64_t iterations;	/* completed passes of the mode's loop */
 	atomic_uint_fast64_t cpu_changes;	/* sched_getcpu() changes seen */
 	int last_cpu;
-	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
-	int64_t win_start, win_end;	/* around its two counter readings */
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
 	atomic_int holds;		/* for the watchdog: the lock it holds + 1, or 0 */
-	atomic_bool waiting;		/* for the watchdog: in a lock or barrier wait */
-	atomic_bool end_claimed;	/* its end is being read: by itself, or by main */
-	bool abandoned;			/* main read its end: it ran on past the signal's grace */
-	atomic_bool finished;		/* its end counters are read */
-	int err;			/* negative errno of the first failure */
-	const char *err_what;		/* the call that failed */
 };
 
 struct mig_run {
 	const struct mig_cfg *cfg;
 	struct rt_work work;
-	const char *proc_root;
 	pthread_mutex_t *locks;
-	pthread_barrier_t ready;	/* every thread has its tid */
-	pthread_barrier_t start;
+	struct bench_gate gate;
 	struct mig_thread *threads;
 	struct rt_tracer *tracer;	/* --trace: recording the run, or NULL */
 	sem_t done;			/* posted by each thread as it ends */
@@ -84,6 +73,7 @@ struct mig_run {
 struct mig_mode {
 	const char *name;
 	const char *summary;
+	bool timed;			/* a run lasts --duration; else --loops passes */
 	/* Fill in defaults for @ncpus CPUs and check the combination. */
 	int (*configure)(struct mig_cfg *cfg, int ncpus, char *err, size_t len);
 	/* The longest a run can take when every step is serialised (mig_mul_sat). */
@@ -109,12 +99,16 @@ static inline int64_t mig_mul_sat(int64_t a, int64_t b, int64_t c, int64_t d)
 	return r;
 }
 
+/* config.c: what the command line makes of the run */
+const struct mig_mode *mig_mode_named(const char *name);
+int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len);
+int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg);
+
 /* run.c: the lock steps every mode is made of, and the run itself */
 int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock);
 int mig_unlock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock);
 int mig_take(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock, uint64_t units);
 int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t units);
-int mig_fail(struct mig_thread *t, const char *what, int err);
 int mig_wait(struct mig_thread *t, pthread_barrier_t *b);
 
 /* One more pass of the mode's loop; only the thread itself counts. */

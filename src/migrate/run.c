@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "migrate.h"
 #include "run.h"
 #include "rt_clock.h"
@@ -18,13 +17,6 @@
 #include "rt_sched.h"
 #include "rt_sync.h"
 #include "rt_tracemark.h"
-
-/*
- * Small stacks: with mlockall() every stack page is resident, and the
- * default 8 MiB would lock half a gigabyte at 64 threads. The threads use a
- * few kilobytes (two /proc buffers and a marker line).
- */
-#define THREAD_STACK (128 * 1024)
 
 /* Time allowed past the expected end before the watchdog calls a thread stuck. */
 #define WATCHDOG_GRACE_NS (5 * RT_NSEC_PER_SEC)
@@ -46,32 +38,17 @@ static void note_cpu(struct mig_thread *t)
 	}
 }
 
-/**
- * mig_fail - record the first failure of @t and stop the run
- *
- * Returns @err, so that a body can "return mig_fail(...)".
- */
-int mig_fail(struct mig_thread *t, const char *what, int err)
-{
-	if (!t->err) {
-		t->err = err;
-		t->err_what = what;
-	}
-	atomic_store(&t->run->stop, true);
-	return err;
-}
-
 int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock)
 {
 	int ret;
 
 	rt_tracemark("thread %d iter %llu, taking lock %d\n", t->id, (unsigned long long)iter,
 		     lock);
-	atomic_store_explicit(&t->waiting, true, memory_order_relaxed);
+	atomic_store_explicit(&t->bt.waiting, true, memory_order_relaxed);
 	ret = rt_mutex_lock(&run->locks[lock]);
-	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
+	atomic_store_explicit(&t->bt.waiting, false, memory_order_relaxed);
 	if (ret)
-		return mig_fail(t, "pthread_mutex_lock", ret);
+		return bench_thread_fail(&t->bt, "pthread_mutex_lock", ret);
 	atomic_store_explicit(&t->holds, lock + 1, memory_order_relaxed);
 	rt_tracemark("thread %d iter %llu, took lock %d\n", t->id, (unsigned long long)iter, lock);
 	note_cpu(t);
@@ -87,7 +64,7 @@ int mig_unlock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int loc
 	atomic_store_explicit(&t->holds, 0, memory_order_relaxed);
 	ret = rt_mutex_unlock(&run->locks[lock]);
 	if (ret)
-		return mig_fail(t, "pthread_mutex_unlock", ret);
+		return bench_thread_fail(&t->bt, "pthread_mutex_unlock", ret);
 	atomic_fetch_add_explicit(&t->steps, 1, memory_order_relaxed);
 	return 0;
 }
@@ -119,7 +96,7 @@ int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t
 		return 0;
 	ret = rt_sleep_ns((int64_t)units * run->work.unit_ns);
 	if (ret)
-		return mig_fail(t, "clock_nanosleep", ret);
+		return bench_thread_fail(&t->bt, "clock_nanosleep", ret);
 	note_cpu(t);
 	return 0;
 }
@@ -129,58 +106,27 @@ int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t
  */
 int mig_wait(struct mig_thread *t, pthread_barrier_t *b)
 {
-	int ret;
+	int ret = bench_thread_wait(&t->bt, b);
 
-	atomic_store_explicit(&t->waiting, true, memory_order_relaxed);
-	ret = rt_barrier_wait(b);
-	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
-	if (ret)
-		return mig_fail(t, "pthread_barrier_wait", ret);
-	note_cpu(t);
-	return 0;
+	if (!ret)
+		note_cpu(t);
+	return ret;
 }
 
-/*
- * Counters are deltas between the start barrier and the thread's end, read
- * by each thread for itself: /proc of a running thread is read by nobody
- * else during the run.
- */
+/* A benchmark thread: the shared lifecycle around the mode's body. */
 static void *thread_main(void *arg)
 {
 	struct mig_thread *t = arg;
 	struct mig_run *run = t->run;
-	int ret;
 
-	t->tid = gettid();
 	t->last_cpu = -1;
-	ret = rt_work_thread_init();
-	if (ret)
-		mig_fail(t, "prctl(PR_SET_TIMERSLACK)", ret);
-	ret = mig_wait(t, &run->ready);
-	if (!ret)
-		ret = mig_wait(t, &run->start);
-	if (ret)
-		goto out;
-	t->win_start = rt_now_ns(CLOCK_MONOTONIC);
-	ret = rt_procstat_read(run->proc_root, t->tid, &t->start);
-	if (ret) {
-		mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
-		goto out;
-	}
-	if (!t->err)
+	if (!bench_thread_begin(&t->bt, &run->gate)) {
+		note_cpu(t);
 		run->cfg->mode->body(run, t);
-	/* after a signal's grace the main thread may have read the end for us */
-	if (!atomic_exchange(&t->end_claimed, true)) {
-		t->end_ns = rt_now_ns(CLOCK_MONOTONIC);
-		ret = rt_procstat_read(run->proc_root, t->tid, &t->end);
-		if (ret)
-			mig_fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
-		t->win_end = rt_now_ns(CLOCK_MONOTONIC);
+		/* after a signal's grace the main thread may have read the end for us */
+		bench_thread_end(&t->bt);
 	}
-out:
-	atomic_store(&t->finished, true);
-	sem_post(&run->done);
-	rt_sched_leave();
+	bench_thread_exit(&t->bt, &run->done);
 	return NULL;
 }
 
@@ -200,10 +146,7 @@ static int alloc_run(struct mig_run *run)
 	}
 	if (sem_init(&run->done, 0, 0))
 		return -errno;
-	/* the benchmark threads and the main thread */
-	ret = rt_barrier_init(&run->ready, (unsigned int)cfg->nr_threads + 1);
-	if (!ret)
-		ret = rt_barrier_init(&run->start, (unsigned int)cfg->nr_threads + 1);
+	ret = bench_gate_init(&run->gate, (size_t)cfg->nr_threads);
 	if (ret)
 		return ret;
 	return cfg->mode->setup ? cfg->mode->setup(run) : 0;
@@ -215,9 +158,7 @@ static int start_threads(struct mig_run *run, int *started, char *err, size_t le
 	pthread_attr_t attr;
 	int i, ret;
 
-	ret = -pthread_attr_init(&attr);
-	if (!ret)
-		ret = -pthread_attr_setstacksize(&attr, THREAD_STACK);
+	ret = bench_attr_init(&attr);
 	if (!ret)
 		ret = rt_cpus_attr_affinity(&attr, cfg->cpus);
 	if (ret) {
@@ -229,9 +170,8 @@ static int start_threads(struct mig_run *run, int *started, char *err, size_t le
 
 		t->run = run;
 		t->id = i;
-		ret = rt_sched_attr_fifo(&attr, cfg->base_prio + i);
-		if (!ret)
-			ret = -pthread_create(&t->thread, &attr, thread_main, t);
+		t->bt.stop = &run->stop;
+		ret = bench_thread_create(&t->bt, &attr, cfg->base_prio + i, thread_main, t);
 		if (ret) {
 			snprintf(err, len, "creating thread %d at SCHED_FIFO %d: %s", i,
 				 cfg->base_prio + i, strerror(-ret));
@@ -244,8 +184,7 @@ static int start_threads(struct mig_run *run, int *started, char *err, size_t le
 }
 
 /* What the watchdog saw: the thread it names, in @err; the run is stopped. */
-static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outcome *out,
-			 char *err, size_t len)
+static void report_stuck(struct mig_run *run, int64_t deadline, char *err, size_t len)
 {
 	const struct mig_cfg *cfg = run->cfg;
 	int stalled = atomic_load(&run->stalled);
@@ -258,7 +197,7 @@ static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outco
 		holds = atomic_load(&t->holds);
 		n = snprintf(err, len, "watchdog: no lock step for %.1f s: thread %d (tid %d, "
 			     "SCHED_FIFO %d) ", (double)run->stall_ns / RT_NSEC_PER_SEC, t->id,
-			     (int)t->tid, cfg->base_prio + t->id);
+			     (int)t->bt.tid, cfg->base_prio + t->id);
 		if (n > 0 && (size_t)n < len && holds)
 			snprintf(err + n, len - (size_t)n,
 				 "holds lock %d and does not let go; %llu lock steps done", holds - 1,
@@ -273,11 +212,10 @@ static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outco
 		snprintf(err, len,
 			 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
 			 "of the start; %llu lock steps done",
-			 t->id, (int)t->tid, cfg->base_prio + t->id,
+			 t->id, (int)t->bt.tid, cfg->base_prio + t->id,
 			 (double)(deadline - run->start_ns) / RT_NSEC_PER_SEC,
 			 (unsigned long long)atomic_load(&t->steps));
 	}
-	out->stuck = t->id;
 }
 
 /*
@@ -291,10 +229,10 @@ static void report_stuck(struct mig_run *run, int64_t deadline, struct mig_outco
  * over), -ETIMEDOUT when the deadline passed first.
  */
 static int wait_threads(struct mig_run *run, int started, int64_t deadline,
-			struct mig_outcome *out)
+			struct bench_run *out)
 {
 	const struct mig_cfg *cfg = run->cfg;
-	bool measuring = cfg->duration_ns > 0;
+	bool measuring = cfg->mode->timed;
 	struct timespec ts;
 	int finished = 0;
 	int64_t until;
@@ -339,27 +277,12 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 }
 
 /* The end counters of threads still running after a signal's grace, read by main. */
-static void read_unfinished(struct mig_run *run, struct mig_outcome *out)
+static void read_unfinished(struct mig_run *run, struct bench_run *out)
 {
-	int i, n;
+	int i;
 
-	for (i = 0; i < run->cfg->nr_threads; i++) {
-		struct mig_thread *t = &run->threads[i];
-
-		if (atomic_load(&t->finished))
-			continue;
-		if (atomic_exchange(&t->end_claimed, true)) {
-			/* it is reading its own end: microseconds; a sleep lets it run */
-			for (n = 0; n < 10000 && !atomic_load(&t->finished); n++)
-				rt_sleep_ns(10000);
-			continue;
-		}
-		t->abandoned = true;
-		out->unfinished++;
-		t->end_ns = t->win_end = rt_now_ns(CLOCK_MONOTONIC);
-		if (rt_procstat_read(run->proc_root, t->tid, &t->end))
-			t->end = t->start;
-	}
+	for (i = 0; i < run->cfg->nr_threads; i++)
+		out->unfinished += bench_thread_abandon(&run->threads[i].bt);
 }
 
 static void free_run(struct mig_run *run)
@@ -379,75 +302,60 @@ static void free_run(struct mig_run *run)
 	run->threads = NULL;
 }
 
-static void collect(struct mig_run *run, struct rt_row *rows, struct mig_outcome *out)
+static void collect(struct mig_run *run, struct bench_run *out)
 {
 	int i;
 
-	out->migrations_from_proc = true;
+	out->have_migrations = true;
 	out->end_ns = run->start_ns;
 	for (i = 0; i < run->cfg->nr_threads; i++) {
 		const struct mig_thread *t = &run->threads[i];
-		struct rt_counters d;
 
-		rt_counters_delta(&t->end, &t->start, &d);
-		if (!d.have_migrations)
-			out->migrations_from_proc = false;
-		rows[i].vol = d.vol;
-		rows[i].nonvol = d.nonvol;
-		rows[i].migrated = d.migrations;
-		rows[i].iterations = atomic_load_explicit(&t->iterations, memory_order_relaxed);
-		if (t->end_ns > out->end_ns)
-			out->end_ns = t->end_ns;
-		if (out->windows)
-			out->windows[i] = (struct cli_trace_thread){ t->tid, t->win_start, t->win_end,
-								     d.migrations };
+		out->have_migrations &=
+			bench_thread_row(&t->bt, atomic_load_explicit(&t->iterations,
+								     memory_order_relaxed),
+					 &out->rows[i], out->windows ? &out->windows[i] : NULL);
+		if (t->bt.end_ns > out->end_ns)
+			out->end_ns = t->bt.end_ns;
 	}
-	if (!out->migrations_from_proc) {
+	if (!out->have_migrations) {
 		for (i = 0; i < run->cfg->nr_threads; i++)
-			rows[i].migrated = atomic_load_explicit(&run->threads[i].cpu_changes,
-								memory_order_relaxed);
+			out->rows[i].migrated = atomic_load_explicit(&run->threads[i].cpu_changes,
+								     memory_order_relaxed);
 	}
 }
 
-static pid_t tid_of(void *ctx, size_t i)
+static struct bench_thread *nth_thread(void *ctx, size_t i)
 {
-	return ((struct mig_run *)ctx)->threads[i].tid;
+	return &((struct mig_run *)ctx)->threads[i].bt;
 }
 
 /**
- * mig_execute - run the benchmark @run->cfg describes and fill @rows
+ * mig_execute - run the benchmark @run->cfg describes into @out
  *
  * The calling thread must already run SCHED_FIFO above the benchmark
  * threads. It waits on the start barrier with them, sleeps through the run
- * (contention) or until they finish, then joins them with a deadline.
+ * (a timed mode) or until they finish, then joins them with a deadline.
  *
- * Returns 0, or a negative errno with @err saying what failed; @out->stuck is
- * the id of a thread that did not finish in time (-ETIMEDOUT), else -1. A
- * first signal (@run->stop_req) ends the run early (@out->interrupted); a
- * second makes it return -EINTR at once, leaving the threads as they are.
+ * Returns 0, or a negative errno with @err saying what failed: -ETIMEDOUT
+ * when threads did not finish in time (@err names the one the others wait
+ * for; they still run). A first signal (@run->stop_req) ends the run early
+ * (@out->interrupted); a second makes it return -EINTR at once, leaving the
+ * threads as they are.
  */
-int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *out, char *err,
-		size_t len)
+int mig_execute(struct mig_run *run, struct bench_run *out, char *err, size_t len)
 {
 	const struct mig_cfg *cfg = run->cfg;
-	struct cli_release release;
 	int started = 0, i, ret;
-	sigset_t old_mask;
 	int64_t deadline;
 
-	out->stuck = -1;
-	out->denied = false;
-	out->interrupted = 0;
-	out->unfinished = 0;
 	ret = alloc_run(run);
 	if (ret) {
 		snprintf(err, len, "setting up locks and barriers: %s", strerror(-ret));
 		free_run(run);
 		return ret;
 	}
-	cli_signals_block(&old_mask);
 	ret = start_threads(run, &started, err, len);
-	cli_signals_restore(&old_mask);
 	if (ret) {
 		/*
 		 * Threads already created wait on the start barrier, which cannot
@@ -458,9 +366,8 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 		out->denied = ret == -EPERM;
 		return ret;
 	}
-	release = (struct cli_release){ &run->ready, &run->start, run->tracer,
-					(size_t)cfg->nr_threads, tid_of, run };
-	ret = cli_release(&release, &out->mlock_err, &run->start_ns, err, len);
+	ret = bench_release(&run->gate, run->tracer, nth_thread, run, (size_t)cfg->nr_threads,
+			    &out->mlock_err, &run->start_ns, err, len);
 	if (ret)
 		return ret;
 	out->start_ns = run->start_ns;
@@ -482,7 +389,7 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	if (run->tracer)
 		rt_tracer_stop(run->tracer);
 	if (ret == -ETIMEDOUT) {
-		report_stuck(run, deadline, out, err, len);
+		report_stuck(run, deadline, err, len);
 		return ret;
 	}
 	if (ret) {
@@ -492,7 +399,7 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	if (out->interrupted)
 		read_unfinished(run, out);
 	for (i = 0; i < cfg->nr_threads; i++) {
-		const struct mig_thread *t = &run->threads[i];
+		const struct bench_thread *t = &run->threads[i].bt;
 
 		if (!t->abandoned && t->err) {
 			snprintf(err, len, "thread %d: %s: %s", i, t->err_what, strerror(-t->err));
@@ -502,9 +409,9 @@ int mig_execute(struct mig_run *run, struct rt_row *rows, struct mig_outcome *ou
 	/* every thread has posted: joining is immediate, and orders their writes before ours */
 	if (!out->unfinished) {
 		for (i = 0; i < started; i++)
-			pthread_join(run->threads[i].thread, NULL);
+			pthread_join(run->threads[i].bt.thread, NULL);
 	}
-	collect(run, rows, out);
+	collect(run, out);
 	/* threads still running use the run's memory until the process exits */
 	if (!out->unfinished)
 		free_run(run);

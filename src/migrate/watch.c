@@ -40,7 +40,7 @@ static uint64_t progress(const struct mig_run *run)
 
 	for (i = 0; i < run->cfg->nr_threads; i++) {
 		sum += atomic_load_explicit(&run->threads[i].steps, memory_order_relaxed);
-		sum += atomic_load(&run->threads[i].finished);
+		sum += atomic_load(&run->threads[i].bt.finished);
 	}
 	return sum;
 }
@@ -58,9 +58,9 @@ int mig_pick_stuck(const struct mig_run *run)
 		for (i = 0; i < run->cfg->nr_threads; i++) {
 			const struct mig_thread *t = &run->threads[i];
 
-			if (atomic_load(&t->finished))
+			if (atomic_load(&t->bt.finished))
 				continue;
-			if (pass < 2 && atomic_load(&t->waiting))
+			if (pass < 2 && atomic_load(&t->bt.waiting))
 				continue;
 			if (pass == 0 && !atomic_load(&t->holds))
 				continue;

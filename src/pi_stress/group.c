@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <sched.h>
-#include <unistd.h>
 
 #include "pi_stress.h"
 #include "rt_clock.h"
@@ -14,12 +13,7 @@
 
 static int fail(struct pis_thread *t, const char *what, int err)
 {
-	if (!t->err) {
-		t->err = err;
-		t->err_what = what;
-	}
-	atomic_store(&t->group->run->stop, true);
-	return err;
+	return bench_thread_fail(&t->bt, what, err);
 }
 
 static int meet(struct pis_thread *t, pthread_barrier_t *b)
@@ -120,49 +114,28 @@ static int (*const passes[PIS_ROLES])(struct pis_thread *, struct pis_group *, u
 };
 
 /**
- * pis_thread_main - one thread of a group, from the start barrier to its end
+ * pis_thread_main - one thread of a group: the shared lifecycle around its passes
  *
  * Passes are numbered from 1 so that 0 in high_pass and low_pass means none.
- * Counters are read by the thread itself at the start and at the end.
  */
 void *pis_thread_main(void *arg)
 {
 	struct pis_thread *t = arg;
 	struct pis_group *g = t->group;
 	uint64_t pass;
-	int ret;
 
-	t->tid = gettid();
-	rt_work_thread_init();
-	ret = rt_barrier_wait(&g->run->ready);
-	if (!ret)
-		ret = rt_barrier_wait(&g->run->start);
-	if (ret) {
-		fail(t, "pthread_barrier_wait", ret);
-		goto out;
+	if (!bench_thread_begin(&t->bt, &g->run->gate)) {
+		for (pass = 1;; pass++) {
+			if (passes[t->role](t, g, pass))
+				break;
+			/* a pass that only the stop ended was no inversion (read after @done) */
+			if (!g->unresolved)
+				t->iterations++;
+			if (!g->go_on)
+				break;
+		}
+		bench_thread_end(&t->bt);
 	}
-	t->win_start = rt_now_ns(CLOCK_MONOTONIC);
-	ret = rt_procstat_read("/proc", t->tid, &t->start);
-	if (ret) {
-		fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
-		goto out;
-	}
-	for (pass = 1;; pass++) {
-		if (passes[t->role](t, g, pass))
-			break;
-		/* a pass that only the stop ended was no inversion (read after @done) */
-		if (!g->unresolved)
-			t->iterations++;
-		if (!g->go_on)
-			break;
-	}
-	t->end_ns = rt_now_ns(CLOCK_MONOTONIC);
-	ret = rt_procstat_read("/proc", t->tid, &t->end);
-	if (ret)
-		fail(t, "reading /proc/self/task/TID/{status,sched}", ret);
-	t->win_end = rt_now_ns(CLOCK_MONOTONIC);
-out:
-	atomic_store(&t->finished, true);
-	rt_sched_leave();
+	bench_thread_exit(&t->bt, NULL);
 	return NULL;
 }

@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cli.h"
+#include "bench.h"
+#include "rt_clock.h"
 #include "rt_cpus.h"
 #include "rt_hist.h"
 #include "rt_procstat.h"
@@ -33,23 +34,19 @@ struct pis_cfg {
 	int base_prio;			/* -b, --base-prio: low; medium +1, high +2 */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
 	struct cli_common common;	/* -q, -r, --json and the rest every program has */
-	bool set_groups;
+	bool set_groups, set_duration;	/* given, not defaulted */
 };
+
+/* Without --wait-bound, the waits reported: those this much over --hold. */
+#define PIS_DEFAULT_REPORT_NS (5 * RT_NSEC_PER_MSEC)
 
 struct pis_group;
 
 struct pis_thread {
+	struct bench_thread bt;
 	struct pis_group *group;
 	enum pis_role role;
-	pthread_t thread;
-	pid_t tid;
-	struct rt_counters start, end;	/* read by the thread itself */
 	uint64_t iterations;		/* passes it completed */
-	int64_t end_ns;
-	int64_t win_start, win_end;	/* around its two counter readings */
-	atomic_bool finished;
-	int err;			/* negative errno of the first failure */
-	const char *err_what;
 };
 
 /*
@@ -81,24 +78,32 @@ struct pis_run {
 	const struct pis_cfg *cfg;
 	struct rt_work work;
 	struct pis_group *groups;
-	pthread_barrier_t ready;	/* every thread has its tid */
-	pthread_barrier_t start;
+	struct bench_gate gate;
 	struct rt_tracer *tracer;	/* --trace, or NULL */
 	atomic_bool stop;
-	int coordinator_cpu;
 	int64_t start_ns;
-	int64_t end_ns;
-	bool mlocked;
-	int mlock_err;
-	bool denied;			/* creating a SCHED_FIFO thread was refused */
 	const struct rt_stop *stop_req;	/* asked from outside (a signal) to stop */
-	int interrupted;		/* the signal that stopped the run, or 0 */
+	struct bench_run *out;		/* what the run leaves: status, rows, windows */
 };
 
+/* What one run left of a group, kept after its threads are gone (bench_run.own). */
+struct pis_result {
+	int cpu;
+	uint64_t inversions;
+	double seconds;		/* the start barrier to the group's last thread's end */
+	struct rt_hist_sum wait;	/* high's waits for the mutex, ns */
+	bool stalled, unresolved;
+	uint64_t medium_ran, uncontended;
+};
+
+/* config.c: what the command line makes of the run */
 int pis_group_cpu(const struct pis_cfg *cfg, int group);
-int pis_start(struct pis_run *run, char *err, size_t len);
-int pis_watch(struct pis_run *run, char *err, size_t len);
-void pis_free(struct pis_run *run);
+int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len);
+int pis_configure(struct pis_cfg *cfg, char *err, size_t len);
+int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg);
+
+/* run.c, group.c: the run */
+int pis_execute(struct pis_run *run, char *err, size_t len);
 void *pis_thread_main(void *arg);
 
 #endif

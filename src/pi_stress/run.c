@@ -8,32 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "pi_stress.h"
-#include "tracing.h"
 #include "rt_clock.h"
 #include "rt_sched.h"
 #include "rt_sync.h"
 
-#define THREAD_STACK (128 * 1024)
 /* How often the watchdog looks: often enough to see a stall soon after it is due. */
 #define WATCH_PERIOD_MAX_NS (50 * RT_NSEC_PER_MSEC)
 /* After a stop, how long the groups get to finish their pass. */
 #define STOP_GRACE_NS (2 * RT_NSEC_PER_SEC)
-
-/**
- * pis_group_cpu - the CPU of @group
- *
- * With -u, or with a single CPU, every group shares the first CPU with the
- * coordinating thread; otherwise the coordinator keeps the first CPU and
- * group g runs alone on the (g+1)-th.
- */
-int pis_group_cpu(const struct pis_cfg *cfg, int group)
-{
-	if (cfg->uniprocessor || rt_cpus_count(cfg->cpus) == 1)
-		return rt_cpus_nth(cfg->cpus, 0);
-	return rt_cpus_nth(cfg->cpus, 1 + group);
-}
 
 static int setup_group(struct pis_run *run, struct pis_group *g, int id)
 {
@@ -58,87 +41,71 @@ static int start_thread(struct pis_run *run, struct pis_thread *t, pthread_attr_
 
 	CPU_ZERO(&set);
 	CPU_SET(t->group->cpu, &set);
+	t->bt.stop = &run->stop;
 	ret = -pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 	if (!ret)
-		ret = rt_sched_attr_fifo(attr, run->cfg->base_prio + (int)t->role);
-	if (!ret)
-		ret = -pthread_create(&t->thread, attr, pis_thread_main, t);
+		ret = bench_thread_create(&t->bt, attr, run->cfg->base_prio + (int)t->role,
+					  pis_thread_main, t);
 	return ret;
 }
 
-static pid_t tid_of(void *ctx, size_t i)
+/* Thread i of the table: group i / 3's low, medium or high. */
+static struct pis_thread *nth(const struct pis_run *run, size_t i)
 {
-	return ((struct pis_run *)ctx)->groups[i / PIS_ROLES].threads[i % PIS_ROLES].tid;
+	return &run->groups[i / PIS_ROLES].threads[i % PIS_ROLES];
 }
 
-/**
- * pis_start - set up the groups, start their threads, lock memory, release them
- *
- * The calling thread must already run SCHED_FIFO above the groups, on the
+static struct bench_thread *nth_thread(void *ctx, size_t i)
+{
+	return &nth(ctx, i)->bt;
+}
+
+/*
+ * Set up the groups, start their threads, lock memory, release them. The
+ * calling thread must already run SCHED_FIFO above the groups, on the
  * coordinator's CPU.
- *
- * Returns 0, or a negative errno with @err saying what failed (run->denied
- * when creating a SCHED_FIFO thread was refused).
  */
-int pis_start(struct pis_run *run, char *err, size_t len)
+static int start(struct pis_run *run, char *err, size_t len)
 {
 	const struct pis_cfg *cfg = run->cfg;
-	struct cli_release release;
+	size_t nr_threads = (size_t)cfg->nr_groups * PIS_ROLES, i;
 	pthread_attr_t attr;
-	sigset_t old_mask;
-	int g, r, ret;
+	int g, ret;
 
 	run->groups = calloc((size_t)cfg->nr_groups, sizeof(*run->groups));
 	if (!run->groups) {
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
-	ret = rt_barrier_init(&run->ready, (unsigned int)(cfg->nr_groups * PIS_ROLES + 1));
-	if (!ret)
-		ret = rt_barrier_init(&run->start, (unsigned int)(cfg->nr_groups * PIS_ROLES + 1));
+	ret = bench_gate_init(&run->gate, nr_threads);
 	for (g = 0; !ret && g < cfg->nr_groups; g++)
 		ret = setup_group(run, &run->groups[g], g);
 	if (ret) {
 		snprintf(err, len, "setting up mutexes and barriers: %s", strerror(-ret));
 		return ret;
 	}
-	ret = -pthread_attr_init(&attr);
-	if (!ret)
-		ret = -pthread_attr_setstacksize(&attr, THREAD_STACK);
-	/* signals are for the coordinator: the groups' threads never take them */
-	cli_signals_block(&old_mask);
-	for (g = 0; !ret && g < cfg->nr_groups; g++) {
-		for (r = 0; !ret && r < PIS_ROLES; r++) {
-			struct pis_thread *t = &run->groups[g].threads[r];
+	ret = bench_attr_init(&attr);
+	for (i = 0; !ret && i < nr_threads; i++) {
+		struct pis_thread *t = nth(run, i);
 
-			t->group = &run->groups[g];
-			t->role = (enum pis_role)r;
-			ret = start_thread(run, t, &attr);
-			if (ret) {
-				run->denied = ret == -EPERM;
-				snprintf(err, len, "creating group %d's thread %d on CPU %d: %s", g, r,
-					 t->group->cpu, strerror(-ret));
-			}
+		t->group = &run->groups[i / PIS_ROLES];
+		t->role = (enum pis_role)(i % PIS_ROLES);
+		ret = start_thread(run, t, &attr);
+		if (ret) {
+			run->out->denied = ret == -EPERM;
+			snprintf(err, len, "creating group %zu's thread %d on CPU %d: %s",
+				 i / PIS_ROLES, (int)t->role, t->group->cpu, strerror(-ret));
 		}
 	}
-	cli_signals_restore(&old_mask);
 	pthread_attr_destroy(&attr);
 	if (ret)
 		return ret;	/* the threads started wait on the barrier until exit */
-
-	/* every stack exists now; MCL_FUTURE would make later allocations fail */
-	release = (struct cli_release){ &run->ready, &run->start, run->tracer,
-					(size_t)cfg->nr_groups * PIS_ROLES, tid_of, run };
-	ret = cli_release(&release, &run->mlock_err, &run->start_ns, err, len);
-	if (ret)
-		return ret;
-	return 0;
+	return bench_release(&run->gate, run->tracer, nth_thread, run, nr_threads,
+			     &run->out->mlock_err, &run->start_ns, err, len);
 }
 
-/**
- * pis_free - release what pis_start() set up, once every thread is joined
- */
-void pis_free(struct pis_run *run)
+/* Release what start() set up, once every thread is joined. */
+static void free_run(struct pis_run *run)
 {
 	int g;
 
@@ -147,8 +114,7 @@ void pis_free(struct pis_run *run)
 		rt_barrier_destroy(&run->groups[g].locked);
 		rt_barrier_destroy(&run->groups[g].done);
 	}
-	rt_barrier_destroy(&run->ready);
-	rt_barrier_destroy(&run->start);
+	bench_gate_destroy(&run->gate);
 	free(run->groups);
 	run->groups = NULL;
 }
@@ -158,7 +124,7 @@ static bool group_finished(const struct pis_group *g)
 	int r;
 
 	for (r = 0; r < PIS_ROLES; r++) {
-		if (!atomic_load(&g->threads[r].finished))
+		if (!atomic_load(&g->threads[r].bt.finished))
 			return false;
 	}
 	return true;
@@ -178,10 +144,10 @@ static int wait_stopped(struct pis_run *run, char *err, size_t len)
 		while (!group_finished(&run->groups[g])) {
 			if (rt_now_ns(CLOCK_MONOTONIC) > deadline) {
 				for (r = 0; r < PIS_ROLES; r++)
-					if (!atomic_load(&run->groups[g].threads[r].finished))
+					if (!atomic_load(&run->groups[g].threads[r].bt.finished))
 						break;
 				snprintf(err, len,
-					 "group %d (CPU %d) did not stop within %.1f s of being told: "
+					 "watchdog: group %d (CPU %d) did not stop within %.1f s of being told: "
 					 "its %s thread is stuck",
 					 g, run->groups[g].cpu,
 					 (double)(deadline - run->start_ns) / RT_NSEC_PER_SEC,
@@ -191,13 +157,13 @@ static int wait_stopped(struct pis_run *run, char *err, size_t len)
 			rt_sleep_ns(RT_NSEC_PER_MSEC);
 		}
 		for (r = 0; r < PIS_ROLES; r++)
-			pthread_join(run->groups[g].threads[r].thread, NULL);
+			pthread_join(run->groups[g].threads[r].bt.thread, NULL);
 	}
 	return 0;
 }
 
-/**
- * pis_watch - watch the groups until they finish, stop them when due
+/*
+ * Watch the groups until they finish, stop them when due.
  *
  * Every period, a group whose pass count has not moved for the watchdog
  * timeout is marked stalled and the run is stopped; so is a run whose
@@ -210,7 +176,7 @@ static int wait_stopped(struct pis_run *run, char *err, size_t len)
  * Returns 0 once every thread has been joined, -EINTR when asked to return
  * now, or a negative errno with @err set when a group did not stop.
  */
-int pis_watch(struct pis_run *run, char *err, size_t len)
+static int watch(struct pis_run *run, char *err, size_t len)
 {
 	const struct pis_cfg *cfg = run->cfg;
 	int64_t period = cfg->watchdog_ns / 4, deadline = INT64_MAX, now, next;
@@ -244,8 +210,8 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 			return -EINTR;
 		}
 		now = rt_now_ns(CLOCK_MONOTONIC);
-		if (rt_stop_signal(run->stop_req) && !run->interrupted) {
-			run->interrupted = rt_stop_signal(run->stop_req);
+		if (rt_stop_signal(run->stop_req) && !run->out->interrupted) {
+			run->out->interrupted = rt_stop_signal(run->stop_req);
 			atomic_store(&run->stop, true);
 		}
 		all_done = true;
@@ -276,4 +242,80 @@ int pis_watch(struct pis_run *run, char *err, size_t len)
 	if (run->tracer)
 		rt_tracer_stop(run->tracer);
 	return ret;
+}
+
+/* The rows, windows and group results of the run just done, into run->out. */
+static void collect(struct pis_run *run)
+{
+	const struct pis_cfg *cfg = run->cfg;
+	struct bench_run *out = run->out;
+	struct pis_result *res = out->own;
+	size_t i;
+	int g;
+
+	out->have_migrations = true;
+	out->end_ns = run->start_ns;
+	for (i = 0; i < (size_t)cfg->nr_groups * PIS_ROLES; i++) {
+		const struct pis_thread *t = nth(run, i);
+
+		out->have_migrations &= bench_thread_row(&t->bt, t->iterations, &out->rows[i],
+							 out->windows ? &out->windows[i] : NULL);
+	}
+	for (g = 0; g < cfg->nr_groups; g++) {
+		const struct pis_group *grp = &run->groups[g];
+		int64_t end = run->start_ns;
+		int r;
+
+		for (r = 0; r < PIS_ROLES; r++)
+			end = grp->threads[r].bt.end_ns > end ? grp->threads[r].bt.end_ns : end;
+		out->end_ns = end > out->end_ns ? end : out->end_ns;
+		res[g] = (struct pis_result){
+			.cpu = grp->cpu,
+			.inversions = grp->threads[PIS_HIGH].iterations,
+			.seconds = (double)(end - run->start_ns) / RT_NSEC_PER_SEC,
+			.stalled = grp->stalled,
+			.unresolved = grp->unresolved,
+			.medium_ran = grp->medium_ran,
+			.uncontended = grp->uncontended,
+		};
+		rt_hist_summarise(&grp->wait, &res[g].wait);
+	}
+}
+
+static const char *const role_name[PIS_ROLES] = { "low", "medium", "high" };
+
+/**
+ * pis_execute - one run of the groups into @run->out: start them, watch
+ * them to their end, collect what they did
+ *
+ * A first signal (@run->stop_req) stops the run as the duration would
+ * (@run->out->interrupted); a second makes it return -EINTR at once.
+ *
+ * Returns 0, -EINTR, -ETIMEDOUT when a group did not stop (its threads
+ * still run; @err names it), or another negative errno with @err set.
+ */
+int pis_execute(struct pis_run *run, char *err, size_t len)
+{
+	size_t i;
+	int ret;
+
+	ret = start(run, err, len);
+	if (ret)
+		return ret;
+	run->out->start_ns = run->start_ns;
+	ret = watch(run, err, len);
+	if (ret)
+		return ret;
+	for (i = 0; i < (size_t)run->cfg->nr_groups * PIS_ROLES; i++) {
+		const struct pis_thread *t = nth(run, i);
+
+		if (t->bt.err) {
+			snprintf(err, len, "group %zu's %s thread: %s: %s", i / PIS_ROLES,
+				 role_name[t->role], t->bt.err_what, strerror(-t->bt.err));
+			return t->bt.err;
+		}
+	}
+	collect(run);
+	free_run(run);
+	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Minimal TAP for the C unit tests: one "ok N - what" or "not ok N - what"
+ * Minimal TAP for the C unit tests (new ones use harness.h, named tests): one "ok N - what" or "not ok N - what"
  * line per check, "# SKIP why" for a check that cannot run here, and the plan
  * at the end.
  */
@@ -14,13 +14,19 @@
 
 static int tap_n, tap_failed;
 
-static void __attribute__((format(printf, 2, 3), unused)) tap_ok(int pass, const char *fmt, ...)
+/* A check: "ok N - what", or "not ok N - what" and where it is. */
+#define tap_ok(...) tap_ok_at(__FILE__, __LINE__, __VA_ARGS__)
+
+static void __attribute__((format(printf, 4, 5), unused))
+tap_ok_at(const char *file, int line, int pass, const char *fmt, ...)
 {
 	va_list ap;
 
 	tap_n++;
-	if (!pass)
+	if (!pass) {
 		tap_failed++;
+		printf("# %s:%d: failed\n", file, line);
+	}
 	printf("%sok %d - ", pass ? "" : "not ", tap_n);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "rt_schedan.h"
-#include "tap.h"
+#include "harness.h"
 
 #define US 1000ULL
 #define PREEMPTED 0x100	/* "R+" */
@@ -36,162 +36,175 @@ static void analyse(const struct rt_sev *e, size_t n, struct rt_sched_task *t)
 	rt_sched_analyse(e, n, t, 2, classify, NULL);
 }
 
-int main(void)
+TEST(commit_case)
 {
 	struct rt_sched_task t[2];
+	/*
+	 * The commit's case: high (102) last ran on CPU 0 and sleeps;
+	 * low (101) runs there and wakes it; high is placed on CPU 1.
+	 */
+	const struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 102, 97),
+		sw(20 * US, 0, 102, 97, SLEEP, 101, 98),
+		ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
+		ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
+		ev(32 * US, 0, RT_SEV_WAKEUP, 102, 97, 1, 0),
+		sw(40 * US, 1, 0, 120, 0, 102, 97),
+	};
 
-	{
-		/*
-		 * The commit's case: high (102) last ran on CPU 0 and sleeps;
-		 * low (101) runs there and wakes it; high is placed on CPU 1.
-		 */
-		const struct rt_sev e[] = {
-			sw(10 * US, 0, 0, 120, 0, 102, 97),
-			sw(20 * US, 0, 102, 97, SLEEP, 101, 98),
-			ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
-			ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
-			ev(32 * US, 0, RT_SEV_WAKEUP, 102, 97, 1, 0),
-			sw(40 * US, 1, 0, 120, 0, 102, 97),
-		};
+	analyse(e, 6, t);
+	EXPECT_EQ(t[1].migrations, 1);	/* commit's case: one migration */
+	EXPECT_EQ(t[1].mig_wakeup, 1);	/* at wake-up */
+	EXPECT_EQ(t[1].mig_lower_rt, 1);	/* while its CPU ran a lower priority RT task */
+	EXPECT_EQ(t[1].mig_equal_rt, 0);	/* not an equal one */
+	EXPECT_EQ(t[1].wakeup_latency.count, 1);	/* one wake-up latency */
+	EXPECT_EQ(t[1].wakeup_latency.max, 10 * US);	/* of 10 us (waking to running) */
+	EXPECT_EQ(t[1].runnable_ns, 10 * US);	/* which is its runnable time */
+	EXPECT_EQ(t[0].migrations, 0);	/* the waker did not migrate */
+}
 
-		analyse(e, 6, t);
-		tap_is(t[1].migrations, 1, "commit's case: one migration");
-		tap_is(t[1].mig_wakeup, 1, "  at wake-up");
-		tap_is(t[1].mig_lower_rt, 1, "  while its CPU ran a lower priority RT task");
-		tap_is(t[1].mig_equal_rt, 0, "  not an equal one");
-		tap_is(t[1].wakeup_latency.count, 1, "  one wake-up latency");
-		tap_is(t[1].wakeup_latency.max, 10 * US, "  of 10 us (waking to running)");
-		tap_is(t[1].runnable_ns, 10 * US, "  which is its runnable time");
-		tap_is(t[0].migrations, 0, "the waker did not migrate");
-	}
-	{
-		/* A plain wake-up migration: its old CPU idles (CFS idle, prio 120). */
-		const struct rt_sev e[] = {
-			sw(10 * US, 0, 0, 120, 0, 102, 97),
-			sw(20 * US, 0, 102, 97, SLEEP, 0, 120),
-			ev(30 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
-			ev(31 * US, 1, RT_SEV_MIGRATE, 102, 97, 0, 1),
-			sw(35 * US, 1, 0, 120, 0, 102, 97),
-		};
+TEST(wakeup_migration_from_idle_cpu)
+{
+	struct rt_sched_task t[2];
+	/* A plain wake-up migration: its old CPU idles (CFS idle, prio 120). */
+	const struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 102, 97),
+		sw(20 * US, 0, 102, 97, SLEEP, 0, 120),
+		ev(30 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+		ev(31 * US, 1, RT_SEV_MIGRATE, 102, 97, 0, 1),
+		sw(35 * US, 1, 0, 120, 0, 102, 97),
+	};
 
-		analyse(e, 5, t);
-		tap_ok(t[1].mig_wakeup == 1 && t[1].mig_lower_rt == 0 && t[1].mig_equal_rt == 0,
-		       "a wake-up migration from an idle CPU is not the commit's case");
-	}
-	{
-		/*
-		 * A push: low (101) is preempted on CPU 0 by high (102), stays
-		 * runnable and is pushed to CPU 1; then a kthread preempts it
-		 * there, and the CPU idles with it runnable (throttling).
-		 */
-		const struct rt_sev e[] = {
-			sw(10 * US, 0, 0, 120, 0, 101, 98),
-			sw(20 * US, 0, 101, 98, PREEMPTED, 102, 97),
-			ev(25 * US, 1, RT_SEV_MIGRATE, 101, 98, 0, 1),
-			sw(30 * US, 1, 0, 120, 0, 101, 98),
-			sw(50 * US, 1, 101, 98, PREEMPTED, 200, 0),
-			sw(60 * US, 1, 200, 0, SLEEP, 101, 98),
-			sw(70 * US, 1, 101, 98, 0, 0, 120),
-			sw(90 * US, 1, 0, 120, 0, 101, 98),
-		};
+	analyse(e, 5, t);
+	EXPECT(t[1].mig_wakeup == 1 && t[1].mig_lower_rt == 0 && t[1].mig_equal_rt == 0, "a wake-up migration from an idle CPU is not the commit's case");
+}
 
-		analyse(e, 8, t);
-		tap_is(t[0].migrations, 1, "a push: one migration");
-		tap_is(t[0].mig_runnable, 1, "  while runnable");
-		tap_is(t[0].mig_wakeup, 0, "  not at wake-up");
-		tap_is(t[0].preempted[RT_BY_BENCH], 1, "preempted once by a benchmark thread");
-		tap_is(t[0].preempted[RT_BY_KTHREAD], 1, "  once by a kernel thread");
-		tap_is(t[0].preempted[RT_BY_IDLE], 1, "  once by nobody (throttled)");
-		tap_is(t[0].runnable_ns, (10 + 10 + 20) * US, "runnable 10 + 10 + 20 us");
-		tap_is(t[0].wakeup_latency.count, 0, "no wake-up, no wake-up latency");
-	}
-	{
-		/*
-		 * The article's last case and a PI boost: high blocks on the
-		 * lock low holds on CPU 0; low is boosted to high's priority;
-		 * low wakes high while running at that priority, and high is
-		 * placed elsewhere. Low is unboosted after.
-		 */
-		const struct rt_sev e[] = {
-			sw(10 * US, 0, 0, 120, 0, 102, 97),
-			sw(20 * US, 0, 102, 97, SLEEP, 101, 98),
-			ev(21 * US, 0, RT_SEV_PI, 101, 98, 0, 0),
-			ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
-			ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
-			ev(32 * US, 0, RT_SEV_PI, 101, 97, 0, 0),
-			sw(40 * US, 1, 0, 120, 0, 102, 97),
-		};
-		struct rt_sev boost[7];
+TEST(push_while_runnable)
+{
+	struct rt_sched_task t[2];
+	/*
+	 * A push: low (101) is preempted on CPU 0 by high (102), stays
+	 * runnable and is pushed to CPU 1; then a kthread preempts it
+	 * there, and the CPU idles with it runnable (throttling).
+	 */
+	const struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 101, 98),
+		sw(20 * US, 0, 101, 98, PREEMPTED, 102, 97),
+		ev(25 * US, 1, RT_SEV_MIGRATE, 101, 98, 0, 1),
+		sw(30 * US, 1, 0, 120, 0, 101, 98),
+		sw(50 * US, 1, 101, 98, PREEMPTED, 200, 0),
+		sw(60 * US, 1, 200, 0, SLEEP, 101, 98),
+		sw(70 * US, 1, 101, 98, 0, 0, 120),
+		sw(90 * US, 1, 0, 120, 0, 101, 98),
+	};
 
-		memcpy(boost, e, sizeof(e));
-		boost[2].prio2 = 97;	/* 98 -> 97: a boost */
-		boost[5].prio2 = 98;	/* 97 -> 98: the end of it */
-		/* the switch-in of low at 20 us recorded it at 98; the boost makes it 97 */
-		boost[1].prio2 = 98;
-		analyse(boost, 7, t);
-		tap_is(t[0].pi_boosts, 1, "PI: one boost received, the unboost not counted");
-		tap_is(t[1].mig_wakeup, 1, "a wake-up migration away from the lock owner");
-		tap_ok(t[1].mig_equal_rt == 1 && t[1].mig_lower_rt == 0,
-		       "  counted as the owner's case: the boost raised the CPU's task to 97");
-	}
-	{
-		/* The owner ran at high's priority when it woke high (as the switch says). */
-		const struct rt_sev e[] = {
-			sw(10 * US, 0, 0, 120, 0, 102, 97),
-			sw(20 * US, 0, 102, 97, SLEEP, 101, 97),
-			ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
-			ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
-			sw(40 * US, 1, 0, 120, 0, 102, 97),
-		};
+	analyse(e, 8, t);
+	EXPECT_EQ(t[0].migrations, 1);	/* a push: one migration */
+	EXPECT_EQ(t[0].mig_runnable, 1);	/* while runnable */
+	EXPECT_EQ(t[0].mig_wakeup, 0);	/* not at wake-up */
+	EXPECT_EQ(t[0].preempted[RT_BY_BENCH], 1);	/* preempted once by a benchmark thread */
+	EXPECT_EQ(t[0].preempted[RT_BY_KTHREAD], 1);	/* once by a kernel thread */
+	EXPECT_EQ(t[0].preempted[RT_BY_IDLE], 1);	/* once by nobody (throttled) */
+	EXPECT_EQ(t[0].runnable_ns, (10 + 10 + 20) * US);	/* runnable 10 + 10 + 20 us */
+	EXPECT_EQ(t[0].wakeup_latency.count, 0);	/* no wake-up, no wake-up latency */
+}
 
-		analyse(e, 5, t);
-		tap_ok(t[1].mig_equal_rt == 1 && t[1].mig_lower_rt == 0,
-		       "woken where an RT task of its own priority ran: the PI-boosted owner case");
-	}
-	{
-		/* Windows: a migration before the window is followed but not counted. */
-		const struct rt_sev e[] = {
-			ev(5 * US, 1, RT_SEV_MIGRATE, 101, 98, 0, 1),
-			ev(50 * US, 0, RT_SEV_MIGRATE, 101, 98, 1, 0),
-		};
+TEST(pi_boost_owner_case)
+{
+	struct rt_sched_task t[2];
+	/*
+	 * The article's last case and a PI boost: high blocks on the
+	 * lock low holds on CPU 0; low is boosted to high's priority;
+	 * low wakes high while running at that priority, and high is
+	 * placed elsewhere. Low is unboosted after.
+	 */
+	const struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 102, 97),
+		sw(20 * US, 0, 102, 97, SLEEP, 101, 98),
+		ev(21 * US, 0, RT_SEV_PI, 101, 98, 0, 0),
+		ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
+		ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
+		ev(32 * US, 0, RT_SEV_PI, 101, 97, 0, 0),
+		sw(40 * US, 1, 0, 120, 0, 102, 97),
+	};
+	struct rt_sev boost[7];
 
-		rt_sched_task_init(&t[0], 101, 10 * US, 100 * US);
-		rt_sched_analyse(e, 2, t, 1, NULL, NULL);
-		tap_is(t[0].migrations, 1, "only the migration inside the window counts");
-		tap_is(t[0].cpu, 0, "  and the CPU is followed throughout");
-	}
-	{
-		const struct rt_sev e[] = {
-			ev(50 * US, 0, RT_SEV_MIGRATE, 101, 98, 1, 0),
-			ev(40 * US, 0, RT_SEV_MIGRATE, 101, 98, 0, 1),
-		};
+	memcpy(boost, e, sizeof(e));
+	boost[2].prio2 = 97;	/* 98 -> 97: a boost */
+	boost[5].prio2 = 98;	/* 97 -> 98: the end of it */
+	/* the switch-in of low at 20 us recorded it at 98; the boost makes it 97 */
+	boost[1].prio2 = 98;
+	analyse(boost, 7, t);
+	EXPECT_EQ(t[0].pi_boosts, 1);	/* PI: one boost received, the unboost not counted */
+	EXPECT_EQ(t[1].mig_wakeup, 1);	/* a wake-up migration away from the lock owner */
+	EXPECT(t[1].mig_equal_rt == 1 && t[1].mig_lower_rt == 0, "counted as the owner's case: the boost raised the CPU's task to 97");
+}
 
-		rt_sched_task_init(&t[0], 101, 0, 100 * US);
-		tap_is(rt_sched_analyse(e, 2, t, 1, NULL, NULL), -EINVAL,
-		       "events out of time order are refused");
-	}
-	{
-		/*
-		 * A kernel that leaves out the idle CPU's switch to the task: high
-		 * wakes three times and sleeps three times, but only its first
-		 * switch in was recorded. One latency sample of three wake-ups;
-		 * one switch in for three out.
-		 */
-		const struct rt_sev e[] = {
-			ev(10 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
-			sw(12 * US, 1, 0, 120, 0, 102, 97),
-			sw(20 * US, 1, 102, 97, SLEEP, 0, 120),
-			ev(30 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
-			sw(40 * US, 1, 102, 97, SLEEP, 0, 120),
-			ev(50 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
-			sw(60 * US, 1, 102, 97, SLEEP, 0, 120),
-		};
+TEST(owner_at_high_priority)
+{
+	struct rt_sched_task t[2];
+	/* The owner ran at high's priority when it woke high (as the switch says). */
+	const struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 102, 97),
+		sw(20 * US, 0, 102, 97, SLEEP, 101, 97),
+		ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
+		ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
+		sw(40 * US, 1, 0, 120, 0, 102, 97),
+	};
 
-		analyse(e, 7, t);
-		tap_is(t[1].wakeups, 3, "switches left out: three wake-ups counted");
-		tap_is(t[1].wakeup_latency.count, 1, "  one latency sample, the one switch in");
-		tap_is(t[1].switches_in, 1, "  one switch in");
-		tap_is(t[1].switches_out, 3, "  three switches out");
-	}
-	return tap_done();
+	analyse(e, 5, t);
+	EXPECT(t[1].mig_equal_rt == 1 && t[1].mig_lower_rt == 0, "woken where an RT task of its own priority ran: the PI-boosted owner case");
+}
+
+TEST(window_counts_inside_only)
+{
+	struct rt_sched_task t[2];
+	/* Windows: a migration before the window is followed but not counted. */
+	const struct rt_sev e[] = {
+		ev(5 * US, 1, RT_SEV_MIGRATE, 101, 98, 0, 1),
+		ev(50 * US, 0, RT_SEV_MIGRATE, 101, 98, 1, 0),
+	};
+
+	rt_sched_task_init(&t[0], 101, 10 * US, 100 * US);
+	rt_sched_analyse(e, 2, t, 1, NULL, NULL);
+	EXPECT_EQ(t[0].migrations, 1);	/* only the migration inside the window counts */
+	EXPECT_EQ(t[0].cpu, 0);	/* and the CPU is followed throughout */
+}
+
+TEST(out_of_order_refused)
+{
+	struct rt_sched_task t[2];
+	const struct rt_sev e[] = {
+		ev(50 * US, 0, RT_SEV_MIGRATE, 101, 98, 1, 0),
+		ev(40 * US, 0, RT_SEV_MIGRATE, 101, 98, 0, 1),
+	};
+
+	rt_sched_task_init(&t[0], 101, 0, 100 * US);
+	EXPECT_EQ(rt_sched_analyse(e, 2, t, 1, NULL, NULL), -EINVAL);	/* events out of time order are refused */
+}
+
+TEST(switches_left_out)
+{
+	struct rt_sched_task t[2];
+	/*
+	 * A kernel that leaves out the idle CPU's switch to the task: high
+	 * wakes three times and sleeps three times, but only its first
+	 * switch in was recorded. One latency sample of three wake-ups;
+	 * one switch in for three out.
+	 */
+	const struct rt_sev e[] = {
+		ev(10 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+		sw(12 * US, 1, 0, 120, 0, 102, 97),
+		sw(20 * US, 1, 102, 97, SLEEP, 0, 120),
+		ev(30 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+		sw(40 * US, 1, 102, 97, SLEEP, 0, 120),
+		ev(50 * US, 1, RT_SEV_WAKING, 102, 97, 1, 0),
+		sw(60 * US, 1, 102, 97, SLEEP, 0, 120),
+	};
+
+	analyse(e, 7, t);
+	EXPECT_EQ(t[1].wakeups, 3);	/* switches left out: three wake-ups counted */
+	EXPECT_EQ(t[1].wakeup_latency.count, 1);	/* one latency sample, the one switch in */
+	EXPECT_EQ(t[1].switches_in, 1);	/* one switch in */
+	EXPECT_EQ(t[1].switches_out, 3);	/* three switches out */
 }

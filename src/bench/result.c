@@ -10,24 +10,26 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "env.h"
 #include "output.h"
-#include "results.h"
+#include "result.h"
 #include "rt_env.h"
+#include "rt_hist.h"
 #include "rt_sched.h"
 #include "rt_stats.h"
 #include "rt_work.h"
 
 /**
- * cli_result_open - check and open --json FILE before anything runs
+ * bench_result_open - check and open --json FILE before anything runs
  *
  * Exits 2 when FILE exists (a result is never overwritten) or cannot be
  * created; the temporary file is removed if the program exits before
- * cli_result_commit(). With "-" the document goes to standard output and
+ * bench_result_commit(). With "-" the document goes to standard output and
  * everything the program prints for people to stderr.
  */
-void cli_result_open(struct cli_result *r, const char *path)
+void bench_result_open(struct bench_result *r, const char *path)
 {
-	cli_output_open(&r->out, "--json", path);
+	bench_output_open(&r->out, "--json", path);
 	/* --json -: the document has standard output, the text goes to stderr */
 	if (!strcmp(path, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		cli_die(EXIT_SYSCALL, "--json -: %s", strerror(errno));
@@ -45,7 +47,7 @@ static void iso_time(char *buf, size_t len, time_t t)
 static void json_environment(struct rt_json *j, const struct bitmask *cpus,
 			     const struct rt_work *work)
 {
-	char notes[CLI_NOTES][CLI_NOTE_LEN];
+	char notes[BENCH_NOTES][BENCH_NOTE_LEN];
 	struct rt_env env;
 	int i, n;
 
@@ -59,7 +61,7 @@ static void json_environment(struct rt_json *j, const struct bitmask *cpus,
 	rt_json_str(j, "offline", env.offline);
 	rt_json_str(j, "governor", env.governor[0] ? env.governor : NULL);
 	rt_json_array(j, "notes");
-	n = cli_env_notes(cpus, work, notes);
+	n = bench_env_notes(cpus, work, notes);
 	for (i = 0; i < n; i++)
 		rt_json_str(j, NULL, notes[i]);
 	rt_json_end(j);
@@ -118,10 +120,10 @@ static void json_system(struct rt_json *j, const struct bitmask *cpus, const str
 }
 
 /**
- * cli_result_config - the "config" object: the program's own settings
+ * bench_result_config - the "config" object: the program's own settings
  * (@fields writes them, given @ctx), then those every program has
  */
-void cli_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, const void *ctx),
+void bench_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, const void *ctx),
 		       const void *ctx, const struct cli_common *co, int base_prio,
 		       const struct bitmask *cpus)
 {
@@ -138,12 +140,12 @@ void cli_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, cons
 }
 
 /**
- * cli_result_begin - start the document: who wrote it, how, and where
+ * bench_result_begin - start the document: who wrote it, how, and where
  *
  * Returns the writer for the program's own fields, or NULL without --json.
- * The document is closed by cli_result_commit().
+ * The document is closed by bench_result_commit().
  */
-struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int argc, char **argv,
+struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int argc, char **argv,
 				 const struct bitmask *cpus, const struct rt_work *work)
 {
 	struct rt_json *j = &r->j;
@@ -168,10 +170,10 @@ struct rt_json *cli_result_begin(struct cli_result *r, const char *tool, int arg
 }
 
 /**
- * cli_result_commit - end the document with the end time and @return_code,
+ * bench_result_commit - end the document with the end time and @return_code,
  * and give the file its name; exits 3 when that fails
  */
-void cli_result_commit(struct cli_result *r, int return_code)
+void bench_result_commit(struct bench_result *r, int return_code)
 {
 	char when[32];
 
@@ -187,7 +189,7 @@ void cli_result_commit(struct cli_result *r, int return_code)
 		cli_die(EXIT_SYSCALL, "writing --json '%s': the document is malformed (a bug)",
 			r->out.path);
 	}
-	cli_output_commit(&r->out, "--json");
+	bench_output_commit(&r->out, "--json");
 }
 
 static void json_row(struct rt_json *j, const char *key, long task, const struct rt_row *row)
@@ -203,9 +205,9 @@ static void json_row(struct rt_json *j, const char *key, long task, const struct
 }
 
 /**
- * cli_json_rows - "rows": one object per thread, and "total": their sums
+ * bench_json_rows - "rows": one object per thread, and "total": their sums
  */
-void cli_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n)
+void bench_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n)
 {
 	struct rt_row total;
 	size_t i;
@@ -231,9 +233,21 @@ static void json_stats(struct rt_json *j, const char *key, const struct rt_stats
 }
 
 /**
- * cli_json_stats - @key: {n, mean, sd, min, max} of @v
+ * bench_json_hist - the fields count, median, p99 and max of @s, in the
+ * object the caller opened
  */
-void cli_json_stats(struct rt_json *j, const char *key, const double *v, size_t n)
+void bench_json_hist(struct rt_json *j, const struct rt_hist_sum *s)
+{
+	rt_json_uint(j, "count", s->count);
+	rt_json_uint(j, "median", s->median);
+	rt_json_uint(j, "p99", s->p99);
+	rt_json_uint(j, "max", s->max);
+}
+
+/**
+ * bench_json_stats - @key: {n, mean, sd, min, max} of @v
+ */
+void bench_json_stats(struct rt_json *j, const char *key, const double *v, size_t n)
 {
 	struct rt_stats s;
 
@@ -256,10 +270,10 @@ static void json_row_stats(struct rt_json *j, const char *key, const struct rt_s
 }
 
 /**
- * cli_json_summary - "summary": statistics of every cell over the runs, as
+ * bench_json_summary - "summary": statistics of every cell over the runs, as
  * the table of repeated runs shows them
  */
-void cli_json_summary(struct rt_json *j, const struct rt_summary *s)
+void bench_json_summary(struct rt_json *j, const struct rt_summary *s)
 {
 	size_t i;
 

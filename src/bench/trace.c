@@ -6,15 +6,16 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
+#include "result.h"
+#include "signals.h"
 #include "rt_clock.h"
 #include "rt_sync.h"
-#include "tracing.h"
+#include "trace.h"
 
 #define PF_KTHREAD 0x00200000
 
@@ -30,23 +31,23 @@ static void close_tracer(void)
 }
 
 /**
- * cli_trace_sweep - remove the trace instances that runs killed by SIGKILL
+ * bench_trace_sweep - remove the trace instances that runs killed by SIGKILL
  * left behind (nobody holds them); every run does it, traced or not, and
  * says nothing when it cannot (not root)
  */
-void cli_trace_sweep(void)
+void bench_trace_sweep(void)
 {
 	rt_tracer_sweep("rtsched-");
 }
 
 /**
- * cli_trace_open - the private instance, or exit 4 saying what is missing
+ * bench_trace_open - the private instance, or exit 4 saying what is missing
  *
  * The instance is removed at exit, which a first SIGINT, SIGTERM or SIGHUP
  * leads to, and by a second one; instances left by benchmarks that were
- * killed went at the start of the run (cli_trace_sweep()).
+ * killed went at the start of the run (bench_trace_sweep()).
  */
-void cli_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask *cpus)
+void bench_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask *cpus)
 {
 	char name[64], err[512];
 	unsigned int salt;
@@ -54,7 +55,7 @@ void cli_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask 
 	int ret, tries = 0;
 
 	/* a signal now would find an instance not yet known to the cleanups */
-	cli_signals_block(&old);
+	bench_signals_block(&old);
 	/*
 	 * PIDs repeat across PID namespaces: a random part makes the name
 	 * unique; a sweep removing it as it was created asks for another.
@@ -71,53 +72,9 @@ void cli_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask 
 		cli_die(EXIT_SYSCALL, "--trace: %s", err);
 	open_tracer = t;
 	instance_dir = rt_tracer_dir(t);
-	cli_signals_cleanup_dir(instance_dir);
-	cli_cleanup_add(close_tracer);
-	cli_signals_restore(&old);
-}
-
-/**
- * cli_release - lock memory and let the created threads into the run
- *
- * Every stack exists now: memory is locked with MCL_CURRENT (MCL_FUTURE
- * would make later allocations fail under an RLIMIT_MEMLOCK); @mlock_err
- * gets its errno, 0 when locked. Once every thread has its tid (the ready
- * barrier) the trace starts for them, then the start barrier opens the run
- * and @start_ns is its time.
- *
- * Returns 0, or a negative errno with @err saying what failed.
- */
-int cli_release(const struct cli_release *r, int *mlock_err, int64_t *start_ns, char *err,
-		size_t len)
-{
-	pid_t *tids;
-	size_t i;
-	int ret;
-
-	*mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
-	ret = rt_barrier_wait(r->ready);
-	if (!ret && r->tracer) {
-		tids = calloc(r->nr_threads, sizeof(*tids));
-		ret = -ENOMEM;
-		if (tids) {
-			for (i = 0; i < r->nr_threads; i++)
-				tids[i] = r->tid(r->ctx, i);
-			ret = rt_tracer_begin(r->tracer, tids, r->nr_threads);
-		}
-		free(tids);
-		if (ret) {
-			snprintf(err, len, "starting the trace: %s", strerror(-ret));
-			return ret;
-		}
-	}
-	if (!ret)
-		ret = rt_barrier_wait(r->start);
-	if (ret) {
-		snprintf(err, len, "start barrier: %s", strerror(-ret));
-		return ret;
-	}
-	*start_ns = rt_now_ns(CLOCK_MONOTONIC);
-	return 0;
+	bench_signals_cleanup_dir(instance_dir);
+	bench_cleanup_add(close_tracer);
+	bench_signals_restore(&old);
 }
 
 /* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
@@ -144,29 +101,34 @@ static enum rt_preemptor classify(pid_t pid, void *ctx)
 	return flags & PF_KTHREAD ? RT_BY_KTHREAD : RT_BY_OTHER;
 }
 
-static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, int run_index);
+static void trace_out_run(struct rt_tracer *t, const struct bench_trace_run *run, int run_index);
 
 /**
- * cli_trace_analyse - read the run's events, analyse them for @threads, and
+ * bench_trace_analyse - read the run's events, analyse them for @threads, and
  * append them to --trace-out when it is open
  *
- * Exits 3 when the events cannot be read or make no sense.
+ * Returns 0, or a negative errno with @err saying what failed: the events
+ * could not be read or make no sense.
  */
-void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
-		       const struct cli_trace_thread *threads, size_t n, int run_index)
+int bench_trace_analyse(struct rt_tracer *t, struct bench_trace_run *run,
+			const struct bench_window *threads, size_t n, int run_index, char *err,
+			size_t len)
 {
 	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
 	size_t i;
 	int ret;
 
 	ret = rt_tracer_read(t);
-	cli_exit_if_asked();
-	if (ret)
-		cli_die(EXIT_SYSCALL, "--trace: reading the events: %s", strerror(-ret));
+	if (ret) {
+		snprintf(err, len, "--trace: reading the events: %s", strerror(-ret));
+		return ret;
+	}
 	run->tasks = calloc(n, sizeof(*run->tasks));
 	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));
-	if (!run->tasks || !run->proc_migrations)
-		cli_die(EXIT_SYSCALL, "out of memory");
+	if (!run->tasks || !run->proc_migrations) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
 	run->n = n;
 	for (i = 0; i < n; i++) {
 		rt_sched_task_init(&run->tasks[i], threads[i].tid, (uint64_t)threads[i].start,
@@ -174,13 +136,16 @@ void cli_trace_analyse(struct rt_tracer *t, struct cli_trace_run *run,
 		run->proc_migrations[i] = threads[i].proc_migrations;
 	}
 	ret = rt_sched_analyse(t->ev, t->n, run->tasks, n, classify, NULL);
-	if (ret)
-		cli_die(EXIT_SYSCALL, "--trace: analysing the events: %s", strerror(-ret));
+	if (ret) {
+		snprintf(err, len, "--trace: analysing the events: %s", strerror(-ret));
+		return ret;
+	}
 	memcpy(run->count, t->count, sizeof(run->count));
 	run->events = t->n;
 	run->lost = t->lost;
 	run->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
 	trace_out_run(t, run, run_index);
+	return 0;
 }
 
 static double us(uint64_t ns)
@@ -196,16 +161,16 @@ static double us(uint64_t ns)
 #define MISSING_MIN_SWITCHES 10
 #define MISSING_SHARE 0.9
 
-static void print_missing_switches(const struct cli_trace_run *runs, size_t nruns)
+static void print_missing_switches(const struct bench_trace_run **runs, size_t nruns)
 {
 	bool said = false;
 	size_t i, r;
 
-	for (i = 0; i < runs[0].n; i++) {
+	for (i = 0; i < runs[0]->n; i++) {
 		uint64_t ins = 0, outs = 0, samples = 0, wakeups = 0;
 
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r].tasks[i];
+			const struct rt_sched_task *t = &runs[r]->tasks[i];
 
 			ins += t->switches_in, outs += t->switches_out;
 			samples += t->wakeup_latency.count, wakeups += t->wakeups;
@@ -225,23 +190,23 @@ static void print_missing_switches(const struct cli_trace_run *runs, size_t nrun
 }
 
 /**
- * cli_trace_print - the trace's section under the table, over every run
+ * bench_trace_print - the trace's section under the table, over every run
  *
  * Counts add up over runs; the wake-up latencies are merged.
  */
-void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
+void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 {
 	uint64_t events = 0, lost = 0, count[RT_SEV_TYPES] = { 0 };
-	size_t n = runs[0].n, i, r;
+	size_t n = runs[0]->n, i, r;
 	int64_t took = 0;
 	int k;
 
 	for (r = 0; r < nruns; r++) {
-		took += runs[r].analysis_ns;
-		events += runs[r].events;
-		lost += runs[r].lost;
+		took += runs[r]->analysis_ns;
+		events += runs[r]->events;
+		lost += runs[r]->lost;
 		for (k = 0; k < RT_SEV_TYPES; k++)
-			count[k] += runs[r].count[k];
+			count[k] += runs[r]->count[k];
 	}
 	printf("\ntrace: %llu events", (unsigned long long)events);
 	for (k = 0; k < RT_SEV_TYPES; k++)
@@ -258,11 +223,11 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 		uint64_t tr = 0, proc = 0, wk = 0, lo = 0, eq = 0, rn = 0, ot = 0;
 
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r].tasks[i];
+			const struct rt_sched_task *t = &runs[r]->tasks[i];
 
 			tr += t->migrations, wk += t->mig_wakeup, lo += t->mig_lower_rt;
 			eq += t->mig_equal_rt, rn += t->mig_runnable, ot += t->mig_other;
-			proc += runs[r].proc_migrations[i];
+			proc += runs[r]->proc_migrations[i];
 		}
 		printf("%10zu: %7llu %7llu %10llu %9llu %9llu %9llu %6llu\n", i,
 		       (unsigned long long)tr, (unsigned long long)proc, (unsigned long long)wk,
@@ -278,7 +243,7 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 
 		rt_hist_init(&lat);
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r].tasks[i];
+			const struct rt_sched_task *t = &runs[r]->tasks[i];
 
 			for (k = 0; k < RT_PREEMPTORS; k++) {
 				by[k] += t->preempted[k];
@@ -302,9 +267,9 @@ void cli_trace_print(const struct cli_trace_run *runs, size_t nruns)
 }
 
 /**
- * cli_trace_json - "trace": the run's events and the analysis per thread
+ * bench_trace_json - "trace": the run's events and the analysis per thread
  */
-void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
+void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 {
 	static const char *const by_name[RT_PREEMPTORS] = { "benchmark", "kernel_thread",
 							    "throttled", "other" };
@@ -321,6 +286,7 @@ void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
 	rt_json_array(j, "threads");
 	for (i = 0; i < run->n; i++) {
 		const struct rt_sched_task *t = &run->tasks[i];
+		struct rt_hist_sum lat;
 
 		rt_json_object(j, NULL);
 		rt_json_uint(j, "task", i);
@@ -337,11 +303,9 @@ void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
 		for (k = 0; k < RT_PREEMPTORS; k++)
 			rt_json_uint(j, by_name[k], t->preempted[k]);
 		rt_json_end(j);
+		rt_hist_summarise(&t->wakeup_latency, &lat);
 		rt_json_object(j, "wakeup_latency_ns");
-		rt_json_uint(j, "count", t->wakeup_latency.count);
-		rt_json_uint(j, "median", rt_hist_pct(&t->wakeup_latency, 50));
-		rt_json_uint(j, "p99", rt_hist_pct(&t->wakeup_latency, 99));
-		rt_json_uint(j, "max", t->wakeup_latency.count ? t->wakeup_latency.max : 0);
+		bench_json_hist(j, &lat);
 		rt_json_uint(j, "wakeups", t->wakeups);
 		rt_json_end(j);
 		rt_json_uint(j, "switches_in", t->switches_in);
@@ -355,15 +319,15 @@ void cli_trace_json(struct rt_json *j, const struct cli_trace_run *run)
 }
 
 /**
- * cli_trace_out_open - check and open --trace-out FILE before the run (exit 2 if it exists)
+ * bench_trace_out_open - check and open --trace-out FILE before the run (exit 2 if it exists)
  */
-void cli_trace_out_open(const char *path)
+void bench_trace_out_open(const char *path)
 {
 	FILE *f;
 
 	if (!strcmp(path, "-"))
 		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
-	cli_output_open(&trace_out, "--trace-out", path);
+	bench_output_open(&trace_out, "--trace-out", path);
 	f = trace_out.f;
 	fprintf(f, "# rtsched-trace/1: scheduler events of a benchmark run, one per line.\n"
 		   "# Times in ns of CLOCK_MONOTONIC; priorities are the kernel's (0-99 RT, 0 the\n"
@@ -375,7 +339,7 @@ void cli_trace_out_open(const char *path)
 }
 
 /* Append run @run_index's events to --trace-out, if open. */
-static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, int run_index)
+static void trace_out_run(struct rt_tracer *t, const struct bench_trace_run *run, int run_index)
 {
 	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
 	FILE *f = trace_out.f;
@@ -405,15 +369,15 @@ static void trace_out_run(struct rt_tracer *t, const struct cli_trace_run *run, 
 }
 
 /**
- * cli_trace_out_close - give --trace-out its name (exit 3 when that fails)
+ * bench_trace_out_close - give --trace-out its name (exit 3 when that fails)
  */
-void cli_trace_out_close(void)
+void bench_trace_out_close(void)
 {
 	if (trace_out.f)
-		cli_output_commit(&trace_out, "--trace-out");
+		bench_output_commit(&trace_out, "--trace-out");
 }
 
-void cli_trace_free(struct cli_trace_run *run)
+void bench_trace_free(struct bench_trace_run *run)
 {
 	free(run->tasks);
 	free(run->proc_migrations);

@@ -9,8 +9,8 @@
 
 #include "rt_outfile.h"
 
-void cli_output_open(struct rt_outfile *o, const char *option, const char *path);
-void cli_output_commit(struct rt_outfile *o, const char *option);
-void cli_output_remove_pending(void);
+void bench_output_open(struct rt_outfile *o, const char *option, const char *path);
+void bench_output_commit(struct rt_outfile *o, const char *option);
+void bench_output_remove_pending(void);
 
 #endif

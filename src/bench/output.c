@@ -4,11 +4,13 @@
  * run; their temporary files removed at any early exit.
  */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
+#include "signals.h"
 
 #define MAX_OUTPUTS 4
 
@@ -18,10 +20,10 @@ static const char *options[MAX_OUTPUTS];
 static volatile sig_atomic_t nr_outputs;
 
 /**
- * cli_output_remove_pending - remove the temporary files of the outputs not
+ * bench_output_remove_pending - remove the temporary files of the outputs not
  * yet done; async-signal-safe, for a second signal's exit
  */
-void cli_output_remove_pending(void)
+void bench_output_remove_pending(void)
 {
 	int i;
 
@@ -31,11 +33,11 @@ void cli_output_remove_pending(void)
 }
 
 /**
- * cli_output_open - create @option's file @path before the run, or exit 2
+ * bench_output_open - create @option's file @path before the run, or exit 2
  * saying why it cannot be: it exists, it is another option's file, or its
  * folder does not take it
  */
-void cli_output_open(struct rt_outfile *o, const char *option, const char *path)
+void bench_output_open(struct rt_outfile *o, const char *option, const char *path)
 {
 	int i, ret;
 
@@ -55,17 +57,17 @@ void cli_output_open(struct rt_outfile *o, const char *option, const char *path)
 		cli_die(EXIT_USAGE, "invalid %s '%s': cannot create a file beside it: %s", option,
 			path, strerror(-ret));
 	if (!nr_outputs)
-		cli_cleanup_add(cli_output_remove_pending);
+		bench_cleanup_add(bench_output_remove_pending);
 	options[nr_outputs] = option;
 	outputs[nr_outputs] = o;
 	nr_outputs++;
 }
 
 /**
- * cli_output_commit - give @o its name, or exit 3 saying why not (its
+ * bench_output_commit - give @o its name, or exit 3 saying why not (its
  * temporary file removed)
  */
-void cli_output_commit(struct rt_outfile *o, const char *option)
+void bench_output_commit(struct rt_outfile *o, const char *option)
 {
 	int ret = rt_outfile_commit(o);
 

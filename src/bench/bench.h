@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A benchmark is a description: its options, its configuration, its run and
+ * what it says of its runs, given to one driver (bench_main) through struct
+ * bench_ops. The driver owns the lifecycle every benchmark shares, in this
+ * order (rtla's run_tool() is the model):
+ *
+ *   parse           the program's options (ops->parse), then the checks:
+ *                   signals, environment, left-over trace instances
+ *   outputs         --json and --trace-out opened before anything runs
+ *   privilege       SCHED_FIFO at the coordinator's priority, or exit 4
+ *   calibration     the busy loop's unit (ops->unit_ns)
+ *   tracing         the private instance, sized by ops->trace_buffer_kb
+ *   placement       the coordinator's CPUs and SCHED_FIFO
+ *   header          the program's lines (ops->header), the kernel, the notes
+ *   runs            ops->run, -r times, each into one struct bench_run;
+ *                   the trace of each analysed after it
+ *   report          the summary over runs, the program's tables (ops->report),
+ *                   PARTIAL, the trace's tables, --trace-out, the JSON
+ *   exit            0, 1 (a check failed), 128 + the signal; 3 or 4 on the way
+ *
+ * A run returns a status; only the driver decides how the process exits.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "rt_json.h"
+#include "rt_report.h"
+#include "rt_stop.h"
+#include "rt_work.h"
+#include "thread.h"
+#include "trace.h"
+
+/* What one run left, kept after its threads are gone. */
+struct bench_run {
+	struct rt_row *rows;		/* one per benchmark thread, in table order */
+	struct bench_window *windows;	/* the same, for the trace; NULL without --trace */
+	struct bench_trace_run trace;	/* what the trace says of it */
+	int64_t start_ns;		/* the gate opened, CLOCK_MONOTONIC */
+	int64_t end_ns;			/* the last thread stopped */
+	int64_t startup_ns;		/* from main() or the previous run to the gate */
+	bool have_migrations;		/* the kernel counted migrations (/proc/.../sched) */
+	int mlock_err;			/* errno of mlockall(), 0 when memory is locked */
+	bool denied;			/* creating a SCHED_FIFO thread was refused */
+	int interrupted;		/* the signal that stopped the run, or 0 */
+	int unfinished;			/* threads still running after the signal's grace */
+	void *own;			/* the program's own results: bench.own_size bytes */
+};
+
+/* The state of one invocation, as the driver and the program's ops see it. */
+struct bench {
+	const struct bench_ops *ops;
+	void *cfg;			/* the program's configuration */
+	struct cli_common *common;	/* its common options, set by ops->parse */
+	struct bitmask *cpus;		/* its CPUs, set by ops->parse */
+	int base_prio;			/* the lowest SCHED_FIFO priority, set by ops->parse */
+	size_t nr_threads;		/* rows of the table, set by ops->parse */
+	size_t own_size;		/* bytes of bench_run.own, set by ops->parse */
+	int argc;
+	char **argv;
+	const struct rt_stop *stop;	/* a signal's request to stop, for the runs */
+	struct rt_work work;		/* the calibrated busy loop */
+	struct rt_tracer *tracer;	/* --trace, or NULL */
+	struct bench_run *runs;		/* common->repeat of them */
+	struct rt_row *rows;		/* their rows, run after run: one table for the summary */
+	struct bench_window *windows;	/* their windows (--trace) */
+	char *own;			/* their own results */
+	struct rt_summary sum;		/* over the whole runs */
+	bool passed;			/* the program's checks held (ops->report) */
+};
+
+/**
+ * struct bench_ops - a benchmark's description
+ * @name: the program's name, in messages and the result file
+ * @stuck_exit: the exit status when a run's threads did not stop (they still run)
+ * @parse: parse the command line into b->cfg and set the fields marked "set by ops->parse"
+ * @coordinator_prio: the main thread's SCHED_FIFO priority, above the threads
+ * @coordinator_cpu: the CPU it keeps, or -1 for any of b->cpus
+ * @unit_ns: the busy loop's unit to calibrate
+ * @trace_buffer_kb: the trace buffer per CPU for this run, without --trace-buffer
+ * @header: the program's lines above the kernel's and the notes (not with -q)
+ * @run: one run into @r (rows, windows when not NULL, times, status fields);
+ *       Returns 0, -EINTR (asked to return at once), -ETIMEDOUT (threads did
+ *       not stop: @err says which), or another negative errno with @err set
+ * @report: the program's tables of b->runs; Returns whether its checks held
+ * @json_config: the program's own fields of "config"
+ * @json_head: fields after "config" (may be NULL)
+ * @json_run_head, @json_run_tail: a run's fields before its rows, after its
+ *       trace and partial mark (may be NULL)
+ * @json_tail: fields after "summary" (may be NULL)
+ */
+struct bench_ops {
+	const char *name;
+	int stuck_exit;
+	void (*parse)(struct bench *b, int argc, char **argv);
+	int (*coordinator_prio)(const struct bench *b);
+	int (*coordinator_cpu)(const struct bench *b);
+	int64_t (*unit_ns)(const struct bench *b);
+	int64_t (*trace_buffer_kb)(const struct bench *b);
+	void (*header)(const struct bench *b);
+	int (*run)(struct bench *b, struct bench_run *r, char *err, size_t len);
+	bool (*report)(struct bench *b);
+	void (*json_config)(struct rt_json *j, const struct bench *b);
+	void (*json_head)(struct rt_json *j, const struct bench *b);
+	void (*json_run_head)(struct rt_json *j, const struct bench *b, const struct bench_run *r);
+	void (*json_run_tail)(struct rt_json *j, const struct bench *b, const struct bench_run *r);
+	void (*json_tail)(struct rt_json *j, const struct bench *b);
+};
+
+int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
+	__attribute__((noreturn));
+void bench_print_table(const struct bench *b, const char *caption);
+
+#endif

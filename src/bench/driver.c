@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lifecycle every benchmark shares (bench.h says its steps); the
+ * programs give only their description.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "env.h"
+#include "signals.h"
+#include "result.h"
+#include "rt_clock.h"
+#include "rt_cpus.h"
+#include "rt_sched.h"
+#include "rt_tracemark.h"
+
+static struct rt_tracer tracer;	/* closed at exit, after the driver's last step */
+
+/**
+ * runs_done - @runs were made, the last one cut short by signal
+ * @interrupted (0: none)
+ *
+ * The statistics (mean ± sd, the JSON summary) cover the whole runs: a run
+ * a signal cut short is left out of them when there are whole ones, and
+ * kept in the result file, marked partial.
+ */
+static void runs_done(struct cli_common *co, int runs, int interrupted)
+{
+	co->repeat = runs;
+	co->complete = interrupted && runs > 1 ? runs - 1 : runs;
+}
+
+/**
+ * print_table - print @caption (if any) and the table of @rows, whole or not at all
+ */
+static void print_table(const struct rt_row *rows, size_t n, const char *caption)
+{
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&table, &len);
+	if (!f || rt_report_table(f, rows, n) || fclose(f))
+		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+	printf("%s%s%s", caption ? caption : "", caption ? "\n" : "", table);
+	free(table);
+}
+
+static void print_header(const struct bench *b)
+{
+	char notes[BENCH_NOTES][BENCH_NOTE_LEN];
+	int i, n;
+
+	b->ops->header(b);
+	bench_print_kernel(stdout);
+	n = bench_env_notes(b->cpus, &b->work, notes);
+	for (i = 0; i < n; i++)
+		printf("note: %s\n", notes[i]);
+	printf("\n");
+	fflush(stdout);
+}
+
+/**
+ * bench_print_table - @caption (if any) and the table: the rows of a single
+ * whole run, else the mean ± sd over the whole runs
+ */
+void bench_print_table(const struct bench *b, const char *caption)
+{
+	if (b->common->complete == 1) {
+		print_table(b->runs[0].rows, b->nr_threads, caption);
+		return;
+	}
+	if (caption)
+		printf("%s\n", caption);
+	if (rt_report_table_stats(stdout, &b->sum))
+		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+}
+
+/* What an interrupted invocation covers, said under the program's tables. */
+static void print_partial(const struct bench *b)
+{
+	int runs = b->common->repeat, complete = b->common->complete;
+	const struct bench_run *last = &b->runs[runs - 1];
+	double secs = (double)(last->end_ns - last->start_ns) / RT_NSEC_PER_SEC;
+
+	if (!last->interrupted)
+		return;
+	if (complete < runs)
+		printf("\nPARTIAL: %s stopped run %d after %.3f s; the figures are those of the "
+		       "%d whole run%s before it (run %d is in the result file, marked partial)\n",
+		       bench_signal_name(last->interrupted), runs, secs, complete,
+		       complete == 1 ? "" : "s", runs);
+	else
+		printf("\nPARTIAL: %s stopped run %d after %.3f s; the figures cover it up to "
+		       "then\n",
+		       bench_signal_name(last->interrupted), runs, secs);
+	if (last->unfinished)
+		printf("PARTIAL: %d threads did not stop in time: the main thread read their "
+		       "counters\n",
+		       last->unfinished);
+}
+
+static void json_config(struct rt_json *j, const void *ctx)
+{
+	const struct bench *b = ctx;
+
+	b->ops->json_config(j, b);
+}
+
+static void write_json(struct bench *b, struct bench_result *res, int rc)
+{
+	const struct bench_ops *ops = b->ops;
+	struct rt_json *j = bench_result_begin(res, ops->name, b->argc, b->argv, b->cpus, &b->work);
+	int i;
+
+	if (!j)
+		return;
+	bench_result_config(j, json_config, b, b->common, b->base_prio, b->cpus);
+	if (ops->json_head)
+		ops->json_head(j, b);
+	rt_json_array(j, "runs");
+	for (i = 0; i < b->common->repeat; i++) {
+		const struct bench_run *r = &b->runs[i];
+
+		rt_json_object(j, NULL);
+		if (ops->json_run_head)
+			ops->json_run_head(j, b, r);
+		bench_json_rows(j, r->rows, b->nr_threads);
+		if (b->tracer)
+			bench_trace_json(j, &r->trace);
+		if (i >= b->common->complete)
+			rt_json_bool(j, "partial", true);
+		if (ops->json_run_tail)
+			ops->json_run_tail(j, b, r);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	bench_json_summary(j, &b->sum);
+	if (ops->json_tail)
+		ops->json_tail(j, b);
+	rt_json_bool(j, "partial", rc > 128);
+	bench_result_commit(res, rc);
+}
+
+/* The coordinator: on its CPU or the benchmark's, SCHED_FIFO above the threads. */
+static void place_coordinator(const struct bench *b, int prio)
+{
+	int cpu = b->ops->coordinator_cpu ? b->ops->coordinator_cpu(b) : -1;
+	struct bitmask *one = NULL;
+	int ret;
+
+	if (cpu >= 0) {
+		one = numa_allocate_cpumask();
+		numa_bitmask_setbit(one, (unsigned int)cpu);
+	}
+	ret = rt_cpus_set_affinity(one ? one : b->cpus);
+	if (one)
+		numa_free_cpumask(one);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "sched_setaffinity: %s", strerror(-ret));
+	ret = rt_sched_set_fifo(pthread_self(), prio);
+	if (ret == -EPERM)
+		cli_no_rt_privilege(prio, ret);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "pthread_setschedparam: %s", strerror(-ret));
+}
+
+/* Every run's memory, in one piece per kind: the summary reads the rows as one table. */
+static void alloc_runs(struct bench *b)
+{
+	size_t nruns = (size_t)b->common->repeat, n = b->nr_threads, i;
+
+	b->runs = calloc(nruns, sizeof(*b->runs));
+	b->rows = calloc(nruns * n, sizeof(*b->rows));
+	if (b->tracer)
+		b->windows = calloc(nruns * n, sizeof(*b->windows));
+	if (b->own_size)
+		b->own = calloc(nruns, b->own_size);
+	if (!b->runs || !b->rows || (b->tracer && !b->windows) || (b->own_size && !b->own))
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (i = 0; i < nruns; i++) {
+		b->runs[i].rows = &b->rows[i * n];
+		b->runs[i].windows = b->windows ? &b->windows[i * n] : NULL;
+		b->runs[i].own = b->own ? b->own + i * b->own_size : NULL;
+	}
+}
+
+static void free_runs(struct bench *b)
+{
+	int i;
+
+	for (i = 0; b->tracer && i < b->common->repeat; i++)
+		bench_trace_free(&b->runs[i].trace);
+	free(b->rows);
+	free(b->windows);
+	free(b->own);
+	free(b->runs);
+}
+
+/* Run after run, each analysed; a signal ends the repeats with the run it cut short. */
+static void run_all(struct bench *b, int prio, int64_t main_start)
+{
+	const struct bench_ops *ops = b->ops;
+	int repeat = b->common->repeat, i, ret;
+	char err[512], run[32] = "";
+
+	for (i = 0; i < repeat; i++) {
+		struct bench_run *r = &b->runs[i];
+
+		if (repeat > 1)
+			snprintf(run, sizeof(run), "run %d: ", i + 1);
+		ret = ops->run(b, r, err, sizeof(err));
+		if (ret == -EINTR)
+			bench_exit_if_asked();	/* a second signal: the run returned at once */
+		if (ret && r->denied)
+			cli_no_rt_privilege(prio, ret);
+		if (ret == -ETIMEDOUT) {
+			/* stuck threads still hold the CPUs: say so and leave without waiting */
+			fprintf(stderr, "%s: %s%s\n", ops->name, run, err);
+			bench_exit_running(ops->stuck_exit);
+		}
+		if (ret)
+			cli_die(EXIT_SYSCALL, "%s%s", run, err);
+		r->startup_ns = r->start_ns - (i ? b->runs[i - 1].end_ns : main_start);
+		if (b->tracer) {
+			ret = bench_trace_analyse(b->tracer, &r->trace, r->windows, b->nr_threads,
+						  i, err, sizeof(err));
+			/* a second signal while the events were read (the instance was busy) */
+			bench_exit_if_asked();
+			if (ret)
+				cli_die(EXIT_SYSCALL, "%s", err);
+		}
+		/* an unlocked run is still a run: say what it may have cost */
+		if (r->mlock_err && !i)
+			cli_warn("memory not locked (mlockall: %s): page faults may add noise; "
+				 "raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
+				 strerror(r->mlock_err));
+		if (r->interrupted) {
+			repeat = i + 1;
+			break;
+		}
+	}
+	runs_done(b->common, repeat, b->runs[repeat - 1].interrupted);
+}
+
+/* The trace's tables, over every run. */
+static void print_trace(const struct bench *b)
+{
+	const struct bench_trace_run **runs = calloc((size_t)b->common->repeat, sizeof(*runs));
+	int i;
+
+	if (!runs)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (i = 0; i < b->common->repeat; i++)
+		runs[i] = &b->runs[i].trace;
+	bench_trace_print(runs, (size_t)b->common->repeat);
+	free(runs);
+}
+
+/**
+ * bench_main - run the benchmark @ops describes, with @cfg its configuration
+ * (defaults filled in), and exit
+ */
+int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
+{
+	int64_t main_start = rt_now_ns(CLOCK_MONOTONIC);
+	struct bench b = { .ops = ops, .cfg = cfg, .argc = argc, .argv = argv, .stop = &bench_stop };
+	struct bench_result res = { 0 };
+	const struct bench_run *last;
+	int prio, ret, rc;
+	int64_t kb;
+
+	cli_init(ops->name);
+	ops->parse(&b, argc, argv);
+	bench_signals_install();
+	bench_env_check();
+	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
+	bench_trace_sweep();
+	if (b.common->json)
+		bench_result_open(&res, b.common->json);
+	if (b.common->trace_out)
+		bench_trace_out_open(b.common->trace_out);
+
+	prio = ops->coordinator_prio(&b);
+	ret = rt_sched_probe(prio);
+	if (ret)
+		cli_no_rt_privilege(prio, ret);
+	ret = rt_work_calibrate(&b.work, ops->unit_ns(&b));
+	if (ret)
+		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
+	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
+	rt_tracemark_open();
+	if (b.common->trace) {
+		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb : ops->trace_buffer_kb(&b);
+		bench_trace_open(&tracer, (size_t)kb, b.cpus);
+		b.tracer = &tracer;
+	}
+	alloc_runs(&b);
+	place_coordinator(&b, prio);
+	if (!b.common->quiet)
+		print_header(&b);
+
+	run_all(&b, prio, main_start);
+	last = &b.runs[b.common->repeat - 1];
+	if (rt_summary_of(b.rows, (size_t)b.common->complete, b.nr_threads, &b.sum))
+		cli_die(EXIT_SYSCALL, "out of memory");
+	b.passed = ops->report(&b);
+	print_partial(&b);
+	/* a failed write to stdout is said at the exit, once the files are written (cli_exit) */
+	fflush(stdout);
+	if (b.tracer)
+		print_trace(&b);
+	bench_trace_out_close();
+	rc = last->interrupted ? 128 + last->interrupted : b.passed ? EXIT_RAN : EXIT_CHECK;
+	write_json(&b, &res, rc);
+	/* threads still run: nothing freed or closed under them (their trace_marker) */
+	if (last->unfinished)
+		bench_exit_running(rc);
+	rt_summary_free(&b.sum);
+	free_runs(&b);
+	rt_tracemark_close();
+	numa_free_cpumask(b.cpus);
+	cli_exit(rc);
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SIGINT, SIGTERM, SIGHUP: the first asks the run to stop (bench_stop, which
+ * the runs read); a second exits at once. And the cleanups that every way
+ * out runs: the trace instance, the outputs' temporary files.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "signals.h"
+
+struct rt_stop bench_stop;
+static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
+
+/*
+ * A second signal exits at once, removing the trace instance and the
+ * temporary files of the outputs first; when
+ * the instance is busy (its buffers being read), it asks the main thread
+ * to exit instead, which it does at its next wake-up, and its exit
+ * handlers remove the instance.
+ */
+static void on_signal(int sig)
+{
+	if (bench_stop.signal) {
+		if (!cleanup_dir || !rmdir(cleanup_dir)) {
+			bench_output_remove_pending();
+			_exit(128 + bench_stop.signal);
+		}
+		bench_stop.now = 1;
+		return;
+	}
+	bench_stop.signal = sig;
+}
+
+static void (*cleanups[8])(void);
+static int nr_cleanups;
+
+/**
+ * bench_cleanup_add - run @fn at exit, by exit() or bench_exit_running()
+ */
+void bench_cleanup_add(void (*fn)(void))
+{
+	if (nr_cleanups < (int)(sizeof(cleanups) / sizeof(cleanups[0])))
+		cleanups[nr_cleanups++] = fn;
+	atexit(fn);
+}
+
+/**
+ * bench_exit_running - exit while benchmark threads may still run
+ *
+ * Our cleanups (the trace instance, temporary files) run, newest first,
+ * then _exit(): not the C library's and the sanitizers' exit handlers,
+ * which can wait forever for SCHED_FIFO threads that keep the CPUs.
+ */
+void bench_exit_running(int code)
+{
+	fflush(stdout);
+	fflush(stderr);
+	while (nr_cleanups)
+		cleanups[--nr_cleanups]();
+	_exit(code);
+}
+
+/**
+ * bench_exit_if_asked - exit now when a second signal asked for it
+ */
+void bench_exit_if_asked(void)
+{
+	if (bench_stop.now)
+		bench_exit_running(128 + bench_stop.signal);
+}
+
+/**
+ * bench_signals_install - catch SIGINT, SIGTERM and SIGHUP, without SA_RESTART so
+ * that the main thread's waits return EINTR
+ */
+void bench_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a closed pipe on stdout fails the writes (see bench_exit), not the process */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/**
+ * bench_signals_block - block them in the calling thread (and the threads it
+ * creates next), so that they reach the main thread
+ */
+void bench_signals_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void bench_signals_restore(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/**
+ * bench_signals_cleanup_dir - a directory for a second signal to remove (the trace instance)
+ */
+void bench_signals_cleanup_dir(const char *dir)
+{
+	cleanup_dir = dir;
+}
+
+const char *bench_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
+								       "a signal";
+}

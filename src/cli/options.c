@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The options every benchmark has, and the values of options: each bad one
+ * gets one line naming it, the value and what is accepted, and exit 2.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/**
+ * cli_common_init - start parsing with the usable CPUs known, or exit 3
+ */
+void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
+{
+	co->usage = usage;
+	co->cpus = NULL;
+	co->quiet = false;
+	co->repeat = 1;
+	co->complete = 1;
+	co->json = NULL;
+	co->trace = false;
+	co->trace_out = NULL;
+	co->trace_buffer_kb = 0;
+	co->usable = rt_cpus_usable();
+	if (!co->usable)
+		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
+}
+
+/**
+ * cli_bad_option - exit 2 for what getopt_long() returned as ':' or '?'
+ *
+ * @short_options must start with ':' so that a missing value is told apart.
+ */
+static void __attribute__((noreturn)) cli_bad_option(int c, char **argv,
+						   const char *short_options)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		cli_die(EXIT_USAGE, "option '%s' needs a value; see %s --help", arg, cli_prog());
+	/* "--pi=3": getopt reports a known flag given a value */
+	if (optopt && strchr(short_options, optopt) && arg[0] == '-' && arg[1] == '-')
+		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, cli_prog());
+	if (optopt && optopt < 256)
+		cli_die(EXIT_USAGE, "unknown option '-%c'; see %s --help", optopt, cli_prog());
+	if (optopt)
+		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, cli_prog());
+	cli_die(EXIT_USAGE, "unknown option '%s'; see %s --help", arg, cli_prog());
+}
+
+/**
+ * cli_common_option - handle -c, -q, -r, --json, --trace*, -h or -V, the
+ * options every program has; any other @c is a bad option: exit 2 saying why
+ *
+ * -h and -V print and exit 0; a bad -c list exits 2. @argv and
+ * @short_options are the program's, for the message.
+ */
+void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
+		       const char *short_options)
+{
+	static const struct rt_optspec repeat = { "--repeat", RT_OPT_INT, 1, 10000, 0 };
+	static const struct rt_optspec buffer = { "--trace-buffer", RT_OPT_INT, 64,
+						  4 * 1024 * 1024, 0 };
+
+	switch (c) {
+	case 'r':
+		co->repeat = (int)cli_opt(&repeat, arg);
+		return;
+	case CLI_OPT_JSON:
+		if (!*arg)
+			cli_die(EXIT_USAGE, "invalid --json '': expected a file name, or - for "
+				"standard output");
+		co->json = arg;
+		return;
+	case CLI_OPT_TRACE:
+		co->trace = true;
+		return;
+	case CLI_OPT_TRACE_OUT:
+		co->trace = true;
+		co->trace_out = arg;
+		return;
+	case CLI_OPT_TRACE_BUFFER:
+		co->trace_buffer_kb = cli_opt(&buffer, arg);
+		return;
+	case 'c':
+		if (co->cpus)
+			numa_free_cpumask(co->cpus);
+		co->cpus = cli_cpus(arg, co->usable);
+		return;
+	case 'q':
+		co->quiet = true;
+		return;
+	case 'h':
+		co->usage(stdout);
+		exit(EXIT_RAN);
+	case 'V':
+		printf("%s (rtsched) %s\n", cli_prog(), RT_VERSION);
+		exit(EXIT_RAN);
+	}
+	cli_bad_option(c, argv, short_options);
+}
+
+/**
+ * cli_common_done - parsing is over: exit 2 if arguments follow the options;
+ * the CPUs to run on: -c, or the usable ones
+ */
+struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv)
+{
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "unexpected argument '%s': %s takes options only; see %s --help",
+			argv[optind], cli_prog(), cli_prog());
+	if (!co->cpus)
+		return co->usable;
+	numa_free_cpumask(co->usable);
+	co->usable = NULL;
+	return co->cpus;
+}
+
+/**
+ * cli_opt - the value of @arg as @spec says, or exit 2 saying why not
+ */
+int64_t cli_opt(const struct rt_optspec *spec, const char *arg)
+{
+	char err[RT_OPT_ERRLEN];
+	int64_t v;
+
+	if (rt_opt_parse(spec, arg, &v, err, sizeof(err)))
+		cli_die(EXIT_USAGE, "%s", err);
+	return v;
+}
+
+/**
+ * cli_cpus - the CPU list of --cpus, or exit 2 naming what is wrong with it
+ */
+struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable)
+{
+	const char *why = rt_cpus_numa_message();
+	char have[256];
+	struct bitmask *cpus;
+	int bad;
+
+	rt_cpus_format(usable, have, sizeof(have));
+	cpus = rt_cpus_parse(arg, usable, &bad);
+	if (cpus)
+		return cpus;
+	if (errno == EPERM)
+		cli_die(EXIT_USAGE,
+			"invalid --cpus '%s': CPU %d is not usable by this process (affinity or "
+			"cpuset); usable CPUs: %s",
+			arg, bad, have);
+	if (errno == ENOENT)
+		cli_die(EXIT_USAGE, "invalid --cpus '%s': the list names no CPU; usable CPUs: %s",
+			arg, have);
+	if (errno == ERANGE)
+		cli_die(EXIT_USAGE, "invalid --cpus '%s': %s; expected LOW-HIGH; usable CPUs: %s",
+			arg, why, have);
+	cli_die(EXIT_USAGE,
+		"invalid --cpus '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s", arg,
+		*why ? " (libnuma: " : "", why, *why ? ")" : "", have);
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a command line makes of migrate: the mode it names, each mode's
+ * defaults on the CPUs given, the checks of the whole, the trace buffer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "migrate.h"
+#include "rt_clock.h"
+#include "rt_opts.h"
+#include "rt_sched.h"
+
+static const struct mig_mode *const modes[] = { &mig_lockstep, &mig_paired, &mig_contention };
+
+/* The mode called @name, or NULL. */
+const struct mig_mode *mig_mode_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(name, modes[i]->name))
+			return modes[i];
+	}
+	return NULL;
+}
+
+/**
+ * mig_configure - fill in the mode's defaults for @ncpus CPUs and check the whole
+ *
+ * Returns 0, or -EINVAL with @err the one line that says what is wrong and
+ * what is accepted.
+ */
+int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
+{
+	if (cfg->mode->configure(cfg, ncpus, err, len))
+		return -EINVAL;
+	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
+	if (cfg->base_prio + cfg->nr_threads > RT_PRIO_MAX) {
+		snprintf(err, len,
+			 "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
+			 "accepted: --threads up to %d at this base, or --base-prio up to %d",
+			 cfg->nr_threads, cfg->base_prio, cfg->base_prio,
+			 cfg->base_prio + cfg->nr_threads, RT_PRIO_MAX, RT_PRIO_MAX - cfg->base_prio,
+			 RT_PRIO_MAX - cfg->nr_threads);
+		return -EINVAL;
+	}
+	if (cfg->mode->worst_case_ns(cfg) > MIG_WORST_CASE_MAX) {
+		char unit[32];
+
+		rt_format_duration(unit, sizeof(unit), cfg->unit_ns);
+		snprintf(err, len,
+			 "--loops %lld with --locks %d, --threads %d and --unit %s: a run of --mode "
+			 "%s could take longer than %lld years, which no deadline holds; accepted: "
+			 "fewer --loops or a shorter --unit",
+			 (long long)cfg->loops, cfg->nr_locks, cfg->nr_threads, unit, cfg->mode->name,
+			 (long long)(MIG_WORST_CASE_MAX / RT_NSEC_PER_SEC / (365LL * 24 * 3600)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * mig_trace_buffer_kb - the trace buffer per CPU without --trace-buffer
+ *
+ * Room for the events of the run, about 200 KiB a second per thread spread
+ * over the CPUs (measured: some 3000 events a second per thread of the
+ * contention test), at most 1 GiB per CPU; 8 MiB for runs of loops.
+ */
+int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg)
+{
+	int64_t kb;
+
+	if (!cfg->mode->timed)
+		return 8192;
+	kb = 4096 + cfg->nr_threads * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200 /
+			    rt_cpus_count(cfg->cpus);
+	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
+}

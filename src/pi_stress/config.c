@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a command line makes of pi_stress: how many groups fit on the CPUs
+ * and where each goes, the defaults, the checks of the whole, the trace buffer.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "pi_stress.h"
+#include "rt_clock.h"
+
+#define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
+#define MAX_SHARED_GROUPS 64	/* with -u: 192 threads on one CPU */
+
+/**
+ * pis_group_cpu - the CPU of @group
+ *
+ * With -u, or with a single CPU, every group shares the first CPU with the
+ * coordinating thread; otherwise the coordinator keeps the first CPU and
+ * group g runs alone on the (g+1)-th.
+ */
+int pis_group_cpu(const struct pis_cfg *cfg, int group)
+{
+	if (cfg->uniprocessor || rt_cpus_count(cfg->cpus) == 1)
+		return rt_cpus_nth(cfg->cpus, 0);
+	return rt_cpus_nth(cfg->cpus, 1 + group);
+}
+
+/**
+ * pis_group_capacity - how many groups fit on the CPUs, and the sentence
+ * that says why, in @why
+ */
+int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
+{
+	int ncpus = rt_cpus_count(cfg->cpus);
+	char list[256];
+
+	rt_cpus_format(cfg->cpus, list, sizeof(list));
+	if (cfg->uniprocessor) {
+		snprintf(why, len, "with -u every group shares one CPU");
+		return MAX_SHARED_GROUPS;
+	}
+	if (ncpus == 1) {
+		snprintf(why, len, "one CPU (%s) holds one group; -u puts more on it", list);
+		return 1;
+	}
+	snprintf(why, len,
+		 "each group needs a CPU of its own and CPU %d is kept for the coordinator "
+		 "(CPUs %s); -u puts every group on one CPU",
+		 rt_cpus_nth(cfg->cpus, 0), list);
+	return ncpus - 1;
+}
+
+/**
+ * pis_configure - fill in the defaults (groups, duration, the reported
+ * waits) and check the whole
+ *
+ * Returns 0, or -EINVAL with @err the one line that says what is wrong and
+ * what is accepted.
+ */
+int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
+{
+	char why[400];
+	int cap = pis_group_capacity(cfg, why, sizeof(why));
+
+	if (!cfg->set_groups) {
+		cfg->nr_groups = cfg->uniprocessor ? 1 : cap;
+	} else if (cfg->nr_groups > cap) {
+		snprintf(err, len, "invalid --groups '%d': %s; accepted: 1 to %d", cfg->nr_groups,
+			 why, cap);
+		return -EINVAL;
+	}
+	if (!cfg->set_duration && !cfg->inversions)
+		cfg->duration_ns = DEFAULT_DURATION_NS;
+	/* without --wait-bound, the waits reported are those 5 ms over low's hold */
+	if (!cfg->enforce_bound)
+		cfg->wait_bound_ns = cfg->hold_ns + PIS_DEFAULT_REPORT_NS;
+	if (cfg->hold_ns >= cfg->wait_bound_ns) {
+		char hold[32], bound[32];
+
+		rt_format_duration(hold, sizeof(hold), cfg->hold_ns);
+		rt_format_duration(bound, sizeof(bound), cfg->wait_bound_ns);
+		snprintf(err, len,
+			 "--hold %s is not below --wait-bound %s: high waits at least for low's "
+			 "hold, so the bound must be longer",
+			 hold, bound);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * pis_trace_buffer_kb - the trace buffer per CPU without --trace-buffer
+ *
+ * Each inversion is some fifteen events of about 50 bytes and a group makes
+ * up to 50000 a second, so about 40 MiB a second per group CPU; at most
+ * 256 MiB per CPU (trace long runs with -i).
+ */
+int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg)
+{
+	int64_t kb, secs = cfg->duration_ns ? cfg->duration_ns / RT_NSEC_PER_SEC + 1 : 10;
+
+	if (cfg->inversions && cfg->inversions / 50000 + 1 < secs)
+		secs = cfg->inversions / 50000 + 1;
+	/* with -u every group shares the one CPU and its buffer */
+	kb = 4096 + secs * 40 * 1024 * (cfg->uniprocessor ? cfg->nr_groups : 1);
+	return kb > 256 * 1024 ? 256 * 1024 : kb;
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pi_stress without running it: how many groups fit, where each goes, the
+ * defaults, the refusals and the trace buffer.
+ */
+#include "cpus_of.h"
+#include "harness.h"
+#include "pi_stress.h"
+
+struct group_case {
+	const char *name;
+	int ncpus;
+	bool uniprocessor;
+	int groups;			/* 0: not given */
+	int want_groups;		/* 0: refused */
+	int want_cpu[3];		/* of groups 0-2 */
+	const char *want_err;
+};
+
+static const struct group_case group_cases[] = {
+	/* the coordinator keeps CPU 0, one group per other CPU */
+	{ "defaults-4cpus", 4, false, 0, 3, { 1, 2, 3 }, NULL },
+	{ "defaults-2cpus", 2, false, 0, 1, { 1 }, NULL },
+	/* one CPU: one group, beside the coordinator */
+	{ "defaults-1cpu", 1, false, 0, 1, { 0 }, NULL },
+	{ "uniprocessor-default", 4, true, 0, 1, { 0 }, NULL },
+	{ "uniprocessor-shares-cpu0", 4, true, 3, 3, { 0, 0, 0 }, NULL },
+	{ "uniprocessor-at-most-64", 2, true, 65, 0, { 0 },
+	  "invalid --groups '65': with -u every group shares one CPU; accepted: 1 to 64" },
+	{ "too-many-groups", 2, false, 2, 0, { 0 },
+	  "invalid --groups '2': each group needs a CPU of its own and CPU 0 is kept for the "
+	  "coordinator (CPUs 0-1); -u puts every group on one CPU; accepted: 1 to 1" },
+	{ "one-cpu-holds-one", 1, false, 2, 0, { 0 },
+	  "invalid --groups '2': one CPU (0) holds one group; -u puts more on it; accepted: 1 "
+	  "to 1" },
+};
+
+static struct pis_cfg cfg_of(int ncpus)
+{
+	return (struct pis_cfg){ .pi = true, .watchdog_ns = RT_NSEC_PER_SEC, .base_prio = 1,
+				 .cpus = cpus_of(ncpus) };
+}
+
+TEST_TABLE(groups_and_placement, struct group_case, group_cases)
+{
+	struct pis_cfg cfg = cfg_of(row->ncpus);
+	char err[512] = "";
+	int g, ret;
+
+	cfg.uniprocessor = row->uniprocessor;
+	cfg.nr_groups = row->groups;
+	cfg.set_groups = row->groups != 0;
+	ret = pis_configure(&cfg, err, sizeof(err));
+	if (row->want_err) {
+		EXPECT_EQ(ret, -EINVAL);
+		EXPECT_STR(err, row->want_err);
+		return;
+	}
+	ASSERT(ret == 0, "refused: %s", err);
+	EXPECT_EQ(cfg.nr_groups, row->want_groups);
+	for (g = 0; g < cfg.nr_groups && g < 3; g++)
+		EXPECT_EQ(pis_group_cpu(&cfg, g), row->want_cpu[g]);
+	numa_free_cpumask(cfg.cpus);
+}
+
+TEST(default_duration_and_reported_waits)
+{
+	struct pis_cfg cfg = cfg_of(2);
+	char err[512];
+
+	ASSERT_EQ(pis_configure(&cfg, err, sizeof(err)), 0);
+	EXPECT_EQ(cfg.duration_ns, 10 * RT_NSEC_PER_SEC);
+	EXPECT_EQ(cfg.wait_bound_ns, PIS_DEFAULT_REPORT_NS);
+	EXPECT_TRUE(!cfg.enforce_bound);
+
+	/* -i alone: no duration; waits reported over --hold + 5 ms */
+	cfg = cfg_of(2);
+	cfg.inversions = 1000;
+	cfg.hold_ns = 2 * RT_NSEC_PER_MSEC;
+	ASSERT_EQ(pis_configure(&cfg, err, sizeof(err)), 0);
+	EXPECT_EQ(cfg.duration_ns, 0);
+	EXPECT_EQ(cfg.wait_bound_ns, 7 * RT_NSEC_PER_MSEC);
+}
+
+TEST(hold_must_be_below_the_bound)
+{
+	struct pis_cfg cfg = cfg_of(2);
+	char err[512];
+
+	cfg.hold_ns = 10 * RT_NSEC_PER_MSEC;
+	cfg.wait_bound_ns = 5 * RT_NSEC_PER_MSEC;
+	cfg.enforce_bound = true;
+	EXPECT_EQ(pis_configure(&cfg, err, sizeof(err)), -EINVAL);
+	EXPECT_STR(err, "--hold 10ms is not below --wait-bound 5ms: high waits at least for "
+			"low's hold, so the bound must be longer");
+}
+
+TEST(trace_buffer_sizing)
+{
+	struct pis_cfg cfg = cfg_of(2);
+
+	cfg.nr_groups = 1;
+	cfg.duration_ns = 2 * RT_NSEC_PER_SEC;
+	/* 3 s of 40 MiB on the group's CPU */
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 3 * 40 * 1024);
+	/* -i 50000 takes about a second, whatever the duration */
+	cfg.inversions = 50000;
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
+	/* with -u the groups share one CPU's buffer; at most 256 MiB */
+	cfg.inversions = 0;
+	cfg.uniprocessor = true;
+	cfg.nr_groups = 3;
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 256 * 1024);
+	numa_free_cpumask(cfg.cpus);
+}
