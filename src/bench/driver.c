@@ -17,7 +17,6 @@
 #include "rt_sched.h"
 #include "rt_tracemark.h"
 
-static struct rt_tracer tracer;	/* closed at exit, after the driver's last step */
 
 /**
  * runs_done - @runs were made, the last one cut short by signal
@@ -295,8 +294,8 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	rt_tracemark_open();
 	if (b.common->trace) {
 		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb : ops->trace_buffer_kb(&b);
-		bench_trace_open(&tracer, (size_t)kb, b.cpus);
-		b.tracer = &tracer;
+		/* closed at exit, after the driver's last step */
+		b.tracer = bench_trace_open((size_t)kb, b.cpus);
 	}
 	alloc_runs(&b);
 	place_coordinator(&b, prio);

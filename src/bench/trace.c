@@ -25,8 +25,7 @@ static struct rt_outfile trace_out;	/* --trace-out */
 
 static void close_tracer(void)
 {
-	if (open_tracer)
-		rt_tracer_close(open_tracer);
+	rt_tracer_close(open_tracer);
 	open_tracer = NULL;
 }
 
@@ -47,8 +46,9 @@ void bench_trace_sweep(void)
  * leads to, and by a second one; instances left by benchmarks that were
  * killed went at the start of the run (bench_trace_sweep()).
  */
-void bench_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask *cpus)
+struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
 {
+	struct rt_tracer *t;
 	char name[64], err[512];
 	unsigned int salt;
 	sigset_t old;
@@ -64,7 +64,7 @@ void bench_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmas
 		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
 			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
 		snprintf(name, sizeof(name), "rtsched-%d-%08x", (int)getpid(), salt);
-		ret = rt_tracer_open(t, name, buffer_kb, cpus, err, sizeof(err));
+		ret = rt_tracer_open(&t, name, buffer_kb, cpus, err, sizeof(err));
 	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
 	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP)
 		cli_die(EXIT_MISSING, "--trace: %s", err);
@@ -75,6 +75,7 @@ void bench_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmas
 	bench_signals_cleanup_dir(instance_dir);
 	bench_cleanup_add(close_tracer);
 	bench_signals_restore(&old);
+	return t;
 }
 
 /* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
@@ -115,8 +116,9 @@ int bench_trace_analyse(struct rt_tracer *t, struct bench_trace_run *run,
 			size_t len)
 {
 	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
-	size_t i;
-	int ret;
+	const struct rt_sev *ev;
+	size_t i, nev;
+	int ret, k;
 
 	ret = rt_tracer_read(t);
 	if (ret) {
@@ -135,14 +137,16 @@ int bench_trace_analyse(struct rt_tracer *t, struct bench_trace_run *run,
 				   (uint64_t)threads[i].end);
 		run->proc_migrations[i] = threads[i].proc_migrations;
 	}
-	ret = rt_sched_analyse(t->ev, t->n, run->tasks, n, classify, NULL);
+	ev = rt_tracer_events(t, &nev);
+	ret = rt_sched_analyse(ev, nev, run->tasks, n, classify, NULL);
 	if (ret) {
 		snprintf(err, len, "--trace: analysing the events: %s", strerror(-ret));
 		return ret;
 	}
-	memcpy(run->count, t->count, sizeof(run->count));
-	run->events = t->n;
-	run->lost = t->lost;
+	for (k = 0; k < RT_SEV_TYPES; k++)
+		run->count[k] = rt_tracer_count(t, (enum rt_sev_type)k);
+	run->events = nev;
+	run->lost = rt_tracer_lost(t);
 	run->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
 	trace_out_run(t, run, run_index);
 	return 0;
@@ -343,17 +347,21 @@ static void trace_out_run(struct rt_tracer *t, const struct bench_trace_run *run
 {
 	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
 	FILE *f = trace_out.f;
-	size_t i;
+	const struct rt_tracer_comm *comms;
+	const struct rt_sev *ev;
+	size_t i, n;
 
 	if (!f)
 		return;
 	fprintf(f, "R %d\n", run_index);
 	for (i = 0; i < run->n; i++)
 		fprintf(f, "T %d %zu\n", (int)run->tasks[i].tid, i);
-	for (i = 0; i < t->ncomms; i++)
-		fprintf(f, "C %d %s\n", (int)t->comms[i].pid, t->comms[i].comm);
-	for (i = 0; i < t->n; i++) {
-		const struct rt_sev *e = &t->ev[i];
+	comms = rt_tracer_comms(t, &n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "C %d %s\n", (int)comms[i].pid, comms[i].comm);
+	ev = rt_tracer_events(t, &n);
+	for (i = 0; i < n; i++) {
+		const struct rt_sev *e = &ev[i];
 
 		fprintf(f, "%c %llu %d %d %d", letter[e->type], (unsigned long long)e->ts, e->cpu,
 			e->pid, e->prio);

@@ -25,7 +25,7 @@ struct bench_trace_run {
 };
 
 void bench_trace_sweep(void);
-void bench_trace_open(struct rt_tracer *t, size_t buffer_kb, const struct bitmask *cpus);
+struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus);
 
 int bench_trace_analyse(struct rt_tracer *t, struct bench_trace_run *run,
 			const struct bench_window *threads, size_t n, int run_index, char *err,

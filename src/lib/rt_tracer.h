@@ -19,20 +19,8 @@ struct rt_tracer_comm {
 	char comm[RT_TRACER_COMM];
 };
 
-struct rt_tracer {
-	struct tracefs_instance *instance;
-	struct tep_handle *tep;
-	struct tep_event *event[RT_SEV_TYPES];
-	struct tep_format_field *field[RT_SEV_TYPES][7];
-	struct rt_sev *ev;		/* decoded, in time order */
-	size_t n, cap;
-	uint64_t count[RT_SEV_TYPES];	/* events of each kind */
-	uint64_t lost;			/* dropped or overwritten in the buffer */
-	struct rt_tracer_comm *comms;	/* task names seen in sched_switch */
-	size_t ncomms, comms_cap;
-	int lock_fd;			/* the instance's folder, flock()ed while in use */
-	int err;
-};
+/* A private tracefs instance and what it read: opaque (tracer.c). */
+struct rt_tracer;
 
 /* The buffer of each CPU outside the run: a page or so, for stray events. */
 #define RT_TRACER_IDLE_KB 4
@@ -40,7 +28,7 @@ struct rt_tracer {
 extern const char *const rt_sev_names[RT_SEV_TYPES];
 
 struct bitmask;
-int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
+int rt_tracer_open(struct rt_tracer **t, const char *name, size_t buffer_kb,
 		   const struct bitmask *cpus, char *err, size_t len);
 char *rt_tracer_dir(struct rt_tracer *t);
 int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n);
@@ -50,6 +38,10 @@ int rt_tracer_stop(struct rt_tracer *t);
 int rt_tracer_read(struct rt_tracer *t);
 const char *rt_tracer_comm(const struct rt_tracer *t, pid_t pid);
 void rt_tracer_close(struct rt_tracer *t);
+const struct rt_sev *rt_tracer_events(const struct rt_tracer *t, size_t *n);
+uint64_t rt_tracer_count(const struct rt_tracer *t, enum rt_sev_type type);
+uint64_t rt_tracer_lost(const struct rt_tracer *t);
+const struct rt_tracer_comm *rt_tracer_comms(const struct rt_tracer *t, size_t *n);
 int rt_tracer_sweep(const char *prefix);
 
 #endif

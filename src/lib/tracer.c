@@ -19,6 +19,21 @@
 #include "rt_cpus.h"
 #include "rt_tracer.h"
 
+struct rt_tracer {
+	struct tracefs_instance *instance;
+	struct tep_handle *tep;
+	struct tep_event *event[RT_SEV_TYPES];
+	struct tep_format_field *field[RT_SEV_TYPES][7];
+	struct rt_sev *ev;		/* decoded, in time order */
+	size_t n, cap;
+	uint64_t count[RT_SEV_TYPES];	/* events of each kind */
+	uint64_t lost;			/* dropped or overwritten in the buffer */
+	struct rt_tracer_comm *comms;	/* task names seen in sched_switch */
+	size_t ncomms, comms_cap;
+	int lock_fd;			/* the instance's folder, flock()ed while in use */
+	int err;
+};
+
 const char *const rt_sev_names[RT_SEV_TYPES] = {
 	[RT_SEV_SWITCH] = "sched_switch",   [RT_SEV_WAKING] = "sched_waking",
 	[RT_SEV_WAKEUP] = "sched_wakeup",   [RT_SEV_MIGRATE] = "sched_migrate_task",
@@ -84,6 +99,9 @@ static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpu
 	return 0;
 }
 
+static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
+		 const struct bitmask *cpus, char *err, size_t len);
+
 /**
  * rt_tracer_open - create the instance @name and prepare it, tracing off
  * @buffer_kb: ring buffer of each CPU of @cpus
@@ -102,16 +120,34 @@ static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpu
  * other than the machine's, -EEXIST @name exists already,
  * -EAGAIN a sweep removed it as it was created (try another name).
  */
-int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
+int rt_tracer_open(struct rt_tracer **tp, const char *name, size_t buffer_kb,
 		   const struct bitmask *cpus, char *err, size_t len)
+{
+	struct rt_tracer *t = calloc(1, sizeof(*t));
+	int ret;
+
+	*tp = NULL;
+	if (!t) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	t->lock_fd = -1;
+	ret = setup(t, name, buffer_kb, cpus, err, len);
+	if (ret)
+		rt_tracer_close(t);
+	else
+		*tp = t;
+	return ret;
+}
+
+static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
+		 const struct bitmask *cpus, char *err, size_t len)
 {
 	static const char *const systems[] = { "sched", NULL };
 	char path[PATH_MAX];
 	const char *dir;
 	int i, f;
 
-	memset(t, 0, sizeof(*t));
-	t->lock_fd = -1;
 	if (!in_init_pid_ns()) {
 		snprintf(err, len, "this process is in a PID namespace of its own, and tracefs "
 			 "knows threads by the machine's PIDs: run it in the machine's PID "
@@ -146,13 +182,11 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
 	}
 	if (lock_instance(t)) {
 		snprintf(err, len, "the trace instance %s was removed as it was created", name);
-		rt_tracer_close(t);
 		return -EAGAIN;
 	}
 	t->tep = tracefs_local_events_system(NULL, systems);
 	if (!t->tep) {
 		snprintf(err, len, "cannot read the sched events' formats from tracefs");
-		rt_tracer_close(t);
 		return -ENOENT;
 	}
 	for (i = 0; i < RT_SEV_TYPES; i++) {
@@ -164,8 +198,7 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		}
 		if (!t->event[i]) {
 			snprintf(err, len, "this kernel has no usable sched:%s event", rt_sev_names[i]);
-			rt_tracer_close(t);
-			return -ENOENT;
+				return -ENOENT;
 		}
 	}
 	if (tracefs_trace_off(t->instance) ||
@@ -175,7 +208,6 @@ int rt_tracer_open(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		int e = errno ? errno : EIO;
 
 		snprintf(err, len, "setting up the trace instance %s: %s", name, strerror(e));
-		rt_tracer_close(t);
 		return -e;
 	}
 	return 0;
@@ -446,10 +478,12 @@ const char *rt_tracer_comm(const struct rt_tracer *t, pid_t pid)
 }
 
 /**
- * rt_tracer_close - remove the instance and free everything; safe to repeat
+ * rt_tracer_close - remove the instance and free everything, @t too (NULL: nothing)
  */
 void rt_tracer_close(struct rt_tracer *t)
 {
+	if (!t)
+		return;
 	if (t->instance) {
 		tracefs_trace_off(t->instance);
 		tracefs_instance_destroy(t->instance);
@@ -462,11 +496,33 @@ void rt_tracer_close(struct rt_tracer *t)
 		tep_free(t->tep);
 	free(t->ev);
 	free(t->comms);
-	t->instance = NULL;
-	t->tep = NULL;
-	t->ev = NULL;
-	t->comms = NULL;
-	t->n = t->cap = t->ncomms = t->comms_cap = 0;
+	free(t);
+}
+
+/* The events of the last rt_tracer_read(), in time order; @n gets how many. */
+const struct rt_sev *rt_tracer_events(const struct rt_tracer *t, size_t *n)
+{
+	*n = t->n;
+	return t->ev;
+}
+
+/* How many events of @type the last rt_tracer_read() took. */
+uint64_t rt_tracer_count(const struct rt_tracer *t, enum rt_sev_type type)
+{
+	return t->count[type];
+}
+
+/* How many the buffer dropped in the last run (rt_tracer_read()). */
+uint64_t rt_tracer_lost(const struct rt_tracer *t)
+{
+	return t->lost;
+}
+
+/* The task names seen in sched_switch; @n gets how many. */
+const struct rt_tracer_comm *rt_tracer_comms(const struct rt_tracer *t, size_t *n)
+{
+	*n = t->ncomms;
+	return t->comms;
 }
 
 struct sweep {
