@@ -9,8 +9,8 @@
  *                   signals, environment, left-over trace instances
  *   outputs         --json and --trace-out opened before anything runs
  *   privilege       SCHED_FIFO at the coordinator's priority, or exit 4
- *   calibration     the busy loop's unit (ops->unit_ns)
- *   tracing         the private instance, sized by ops->trace_buffer_kb
+ *   calibration     the busy loop's unit (b->unit_ns)
+ *   tracing         the private instance, sized by b->trace_buffer_kb
  *   placement       the coordinator's CPUs and SCHED_FIFO
  *   header          the program's lines (ops->header), the kernel, the notes
  *   runs            ops->run, -r times, each into one struct bench_run;
@@ -61,6 +61,10 @@ struct bench {
 	int base_prio;			/* the lowest SCHED_FIFO priority, set by ops->parse */
 	size_t nr_threads;		/* rows of the table, set by ops->parse */
 	size_t own_size;		/* bytes of bench_run.own, set by ops->parse */
+	int coordinator_prio;		/* the main thread's SCHED_FIFO, above the threads'; parse */
+	int coordinator_cpu;		/* the CPU it keeps, or -1 (the default) for any; parse */
+	int64_t unit_ns;		/* the busy loop's unit to calibrate, set by ops->parse */
+	int64_t trace_buffer_kb;	/* per CPU without --trace-buffer, set by ops->parse */
 	int argc;
 	char **argv;
 	const struct rt_stop *stop;	/* a signal's request to stop, for the runs */
@@ -78,11 +82,8 @@ struct bench {
  * struct bench_ops - a benchmark's description
  * @name: the program's name, in messages and the result file
  * @stuck_exit: the exit status when a run's threads did not stop (they still run)
- * @parse: parse the command line into b->cfg and set the fields marked "set by ops->parse"
- * @coordinator_prio: the main thread's SCHED_FIFO priority, above the threads
- * @coordinator_cpu: the CPU it keeps, or -1 for any of b->cpus
- * @unit_ns: the busy loop's unit to calibrate
- * @trace_buffer_kb: the trace buffer per CPU for this run, without --trace-buffer
+ * @parse: parse the command line into b->cfg and set the fields of @b marked
+ *         "parse": what the driver needs to know of the run before it starts
  * @header: the program's lines above the kernel's and the notes (not with -q)
  * @run: one run into @r (rows, windows when not NULL, times, status fields);
  *       Returns 0, -EINTR (asked to return at once), -ETIMEDOUT (threads did
@@ -98,10 +99,6 @@ struct bench_ops {
 	const char *name;
 	int stuck_exit;
 	void (*parse)(struct bench *b, int argc, char **argv);
-	int (*coordinator_prio)(const struct bench *b);
-	int (*coordinator_cpu)(const struct bench *b);
-	int64_t (*unit_ns)(const struct bench *b);
-	int64_t (*trace_buffer_kb)(const struct bench *b);
 	void (*header)(const struct bench *b);
 	int (*run)(struct bench *b, struct bench_run *r, char *err, size_t len);
 	bool (*report)(struct bench *b);

@@ -147,13 +147,12 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 /* The coordinator: on its CPU or the benchmark's, SCHED_FIFO above the threads. */
 static void place_coordinator(const struct bench *b, int prio)
 {
-	int cpu = b->ops->coordinator_cpu ? b->ops->coordinator_cpu(b) : -1;
 	struct bitmask *one = NULL;
 	int ret;
 
-	if (cpu >= 0) {
+	if (b->coordinator_cpu >= 0) {
 		one = numa_allocate_cpumask();
-		numa_bitmask_setbit(one, (unsigned int)cpu);
+		numa_bitmask_setbit(one, (unsigned int)b->coordinator_cpu);
 	}
 	ret = rt_cpus_set_affinity(one ? one : b->cpus);
 	if (one)
@@ -266,7 +265,8 @@ static void print_trace(const struct bench *b)
 int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 {
 	int64_t main_start = rt_now_ns(CLOCK_MONOTONIC);
-	struct bench b = { .ops = ops, .cfg = cfg, .argc = argc, .argv = argv, .stop = &bench_stop };
+	struct bench b = { .ops = ops, .cfg = cfg, .argc = argc, .argv = argv, .stop = &bench_stop,
+			   .coordinator_cpu = -1 };
 	struct bench_result res = { 0 };
 	const struct bench_run *last;
 	int prio, ret, rc;
@@ -283,17 +283,17 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	if (b.common->trace_out)
 		bench_trace_out_open(b.common->trace_out);
 
-	prio = ops->coordinator_prio(&b);
+	prio = b.coordinator_prio;
 	ret = rt_sched_probe(prio);
 	if (ret)
 		cli_no_rt_privilege(prio, ret);
-	ret = rt_work_calibrate(&b.work, ops->unit_ns(&b));
+	ret = rt_work_calibrate(&b.work, b.unit_ns);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
 	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
 	rt_tracemark_open();
 	if (b.common->trace) {
-		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb : ops->trace_buffer_kb(&b);
+		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb : b.trace_buffer_kb;
 		/* closed at exit, after the driver's last step */
 		b.tracer = bench_trace_open((size_t)kb, b.cpus);
 	}

@@ -137,19 +137,10 @@ static void parse_options(struct bench *b, int argc, char **argv)
 	b->cpus = cfg->cpus;
 	b->base_prio = cfg->base_prio;
 	b->nr_threads = (size_t)cfg->nr_threads;
-}
-
-/* the benchmark threads at base + id, the coordinator above them */
-static int coordinator_prio(const struct bench *b)
-{
-	const struct mig_cfg *cfg = b->cfg;
-
-	return cfg->base_prio + cfg->nr_threads;
-}
-
-static int64_t unit_ns(const struct bench *b)
-{
-	return ((const struct mig_cfg *)b->cfg)->unit_ns;
+	/* the benchmark threads at base + id, the coordinator above them */
+	b->coordinator_prio = cfg->base_prio + cfg->nr_threads;
+	b->unit_ns = cfg->unit_ns;
+	b->trace_buffer_kb = mig_trace_buffer_kb(cfg);
 }
 
 static void header(const struct bench *b)
@@ -238,11 +229,6 @@ static void json_run_head(struct rt_json *j, const struct bench *b, const struct
 	rt_json_double(j, "startup_ms", (double)r->startup_ns / RT_NSEC_PER_MSEC);
 }
 
-static int64_t trace_buffer_kb(const struct bench *b)
-{
-	return mig_trace_buffer_kb(b->cfg);
-}
-
 /* One run of the mode; the run's state outlives it for threads that did not stop. */
 static int run(struct bench *b, struct bench_run *r, char *err, size_t len)
 {
@@ -257,9 +243,6 @@ static const struct bench_ops migrate_ops = {
 	.name = "migrate",
 	.stuck_exit = EXIT_SYSCALL,
 	.parse = parse_options,
-	.coordinator_prio = coordinator_prio,
-	.unit_ns = unit_ns,
-	.trace_buffer_kb = trace_buffer_kb,
 	.header = header,
 	.run = run,
 	.report = report,

@@ -138,6 +138,11 @@ static void parse_options(struct bench *b, int argc, char **argv)
 	b->base_prio = cfg->base_prio;
 	b->nr_threads = (size_t)cfg->nr_groups * PIS_ROLES;
 	b->own_size = (size_t)cfg->nr_groups * sizeof(struct pis_result);
+	/* low at base, medium +1, high +2, the coordinator +3 on the first CPU */
+	b->coordinator_prio = cfg->base_prio + PIS_ROLES;
+	b->coordinator_cpu = rt_cpus_nth(cfg->cpus, 0);
+	b->unit_ns = cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
+	b->trace_buffer_kb = pis_trace_buffer_kb(cfg);
 }
 
 static void header(const struct bench *b)
@@ -371,30 +376,6 @@ static void json_tail(struct rt_json *j, const struct bench *b)
 	free(v);
 }
 
-static int64_t trace_buffer_kb(const struct bench *b)
-{
-	return pis_trace_buffer_kb(b->cfg);
-}
-
-/* low at base, medium +1, high +2, the coordinator +3 */
-static int coordinator_prio(const struct bench *b)
-{
-	return ((const struct pis_cfg *)b->cfg)->base_prio + PIS_ROLES;
-}
-
-/* the coordinator keeps the first CPU (the groups' shared one with -u) */
-static int coordinator_cpu(const struct bench *b)
-{
-	return rt_cpus_nth(b->cpus, 0);
-}
-
-static int64_t unit_ns(const struct bench *b)
-{
-	const struct pis_cfg *cfg = b->cfg;
-
-	return cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
-}
-
 /* One run; its state outlives it for groups that did not stop. */
 static int run(struct bench *b, struct bench_run *r, char *err, size_t len)
 {
@@ -409,10 +390,6 @@ static const struct bench_ops pi_stress_ops = {
 	.name = "pi_stress",
 	.stuck_exit = EXIT_CHECK,
 	.parse = parse_options,
-	.coordinator_prio = coordinator_prio,
-	.coordinator_cpu = coordinator_cpu,
-	.unit_ns = unit_ns,
-	.trace_buffer_kb = trace_buffer_kb,
 	.header = header,
 	.run = run,
 	.report = report,

@@ -72,23 +72,9 @@ static void spin_parse(struct bench *b, int argc, char **argv)
 	b->cpus = cfg->cpus;
 	b->base_prio = 1;
 	b->nr_threads = (size_t)cfg->nr_threads;
-}
-
-static int spin_prio(const struct bench *b)
-{
-	return 1 + (int)b->nr_threads;
-}
-
-static int64_t spin_unit(const struct bench *b)
-{
-	(void)b;
-	return 100 * RT_NSEC_PER_USEC;
-}
-
-static int64_t spin_buffer(const struct bench *b)
-{
-	(void)b;
-	return 1024;
+	b->coordinator_prio = 1 + cfg->nr_threads;
+	b->unit_ns = 100 * RT_NSEC_PER_USEC;
+	b->trace_buffer_kb = 1024;
 }
 
 static void spin_header(const struct bench *b)
@@ -173,9 +159,6 @@ static const struct bench_ops spin_ops = {
 	.name = "spin",
 	.stuck_exit = EXIT_SYSCALL,
 	.parse = spin_parse,
-	.coordinator_prio = spin_prio,
-	.unit_ns = spin_unit,
-	.trace_buffer_kb = spin_buffer,
 	.header = spin_header,
 	.run = spin_run,
 	.report = spin_report,
@@ -239,15 +222,13 @@ static void stand_in_parse(struct bench *b, int argc, char **argv)
 {
 	spin_parse(b, argc, argv);
 	b->nr_threads = 2;
+	b->coordinator_prio = 3;
 }
 
 static const struct bench_ops stand_in_ops = {
 	.name = "stand-in",
 	.stuck_exit = EXIT_CHECK,
 	.parse = stand_in_parse,
-	.coordinator_prio = spin_prio,
-	.unit_ns = spin_unit,
-	.trace_buffer_kb = spin_buffer,
 	.header = stand_in_header,
 	.run = stand_in_run,
 	.report = stand_in_report,
