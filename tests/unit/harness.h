@@ -59,16 +59,23 @@ static void __attribute__((unused)) harness_add(const char *name, const char *ro
 							   timeout, 0 };
 }
 
+/* "# file:line: message", every line of the message a TAP comment */
 static void __attribute__((format(printf, 4, 5), unused))
 harness_fail(struct rt_test *t, const char *file, int line, const char *fmt, ...)
 {
+	char msg[8192], *c;
 	va_list ap;
 
 	t->failed++;
-	printf("# %s:%d: ", file, line);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	printf("# %s:%d: ", file, line);
+	for (c = msg; *c; c++) {
+		putchar(*c);
+		if (*c == '\n' && c[1])
+			printf("#   ");
+	}
 	printf("\n");
 }
 

@@ -113,13 +113,15 @@ static int spin_run(struct bench *b, struct bench_run *r, char *err, size_t len)
 	ret = bench_gate_init(&run.gate, b->nr_threads);
 	if (!ret)
 		ret = bench_attr_init(&attr);
-	if (!ret)
-		ret = rt_cpus_attr_affinity(&attr, b->cpus);
+	if (ret)
+		return ret;
+	ret = rt_cpus_attr_affinity(&attr, b->cpus);
 	for (i = 0; !ret && i < b->nr_threads; i++) {
 		run.threads[i] = (struct spin_thread){ .bt.stop = &run.stop, .run = &run };
 		ret = bench_thread_create(&run.threads[i].bt, &attr, 1 + (int)i, spin_thread,
 					  &run.threads[i]);
 	}
+	pthread_attr_destroy(&attr);
 	if (!ret)
 		ret = bench_release(&run.gate, b->tracer, spin_nth, &run, b->nr_threads,
 				    &r->mlock_err, &r->start_ns, err, len);

@@ -24,7 +24,7 @@ static void sample_fails(struct rt_test *_t)
 static void sample_crashes(struct rt_test *_t)
 {
 	(void)_t;
-	raise(SIGSEGV);
+	abort();	/* SIGABRT: what sanitizers also turn a crash into */
 }
 
 static void sample_hangs(struct rt_test *_t)
@@ -45,6 +45,12 @@ static void sample_passes(struct rt_test *_t)
 	EXPECT_EQ(2, 2);
 }
 
+/* a message of several lines, one looking like a verdict: each stays a comment */
+static void sample_says_lines(struct rt_test *_t)
+{
+	EXPECT(0, "first line\nnot ok 99 - a line of the message");
+}
+
 static void __attribute__((constructor)) samples(void)
 {
 	if (!getenv("HARNESS_SELFTEST"))
@@ -54,6 +60,7 @@ static void __attribute__((constructor)) samples(void)
 	harness_add("example_hangs", NULL, NULL, sample_hangs, __FILE__, __LINE__, 1);
 	harness_add("example_skips", NULL, NULL, sample_skips, __FILE__, __LINE__, 5);
 	harness_add("example_passes", "row", NULL, sample_passes, __FILE__, __LINE__, 5);
+	harness_add("example_says_lines", NULL, NULL, sample_says_lines, __FILE__, __LINE__, 5);
 }
 
 /* Run this program with the samples, whose names contain @filter; its output in @buf. */
@@ -87,13 +94,14 @@ TEST_TIMEOUT(verdicts_of_the_samples, 20)
 	char out[8192], line[128];
 
 	EXPECT_EQ(run_samples("example", out, sizeof(out)), 1);
-	EXPECT_CONTAINS(out, "TAP version 13\n1..5\n");
+	EXPECT_CONTAINS(out, "TAP version 13\n1..6\n");
 	EXPECT_CONTAINS(out, "not ok 1 - example_fails\n");
-	EXPECT_CONTAINS(out, "not ok 2 - example_crashes # killed by signal 11");
+	EXPECT_CONTAINS(out, "not ok 2 - example_crashes # killed by signal 6");
 	EXPECT_CONTAINS(out, "not ok 3 - example_hangs # TIMED OUT after 1 s");
 	EXPECT_CONTAINS(out, "# SKIP nothing to test here\nok 4 - example_skips # SKIP");
 	EXPECT_CONTAINS(out, "ok 5 - example_passes/row\n");
-	EXPECT_CONTAINS(out, "# 2 passed, 3 failed\n");
+	EXPECT_CONTAINS(out, "# 2 passed, 4 failed\n");
+	EXPECT_CONTAINS(out, ": first line\n#   not ok 99 - a line of the message\nnot ok 6 - ");
 	/* the failed checks, where they are, and nothing after ASSERT */
 	snprintf(line, sizeof(line), "# %s:%d: 1 + 1 is 2, expected 3 (3)\n", __FILE__,
 		 SELFTEST_LINE_EXPECT);
