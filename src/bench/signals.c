@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * SIGINT, SIGTERM, SIGHUP: the first asks the run to stop (bench_stop, which
- * the runs read); a second exits at once. And the cleanups that every way
+ * the runs read); a second exits at once, unless it is the first delivered
+ * again (the same signal from the same sender within a second). And the cleanups that every way
  * out runs: the trace instance, the outputs' temporary files.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -17,6 +21,33 @@
 struct rt_stop bench_stop;
 static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */
 
+/* The first request: who sent it (kill(2)'s sender, else 0) and when. */
+static pid_t first_sender;
+static int64_t first_ns;
+
+/* A repeat of the same signal from the same process this soon is the same request. */
+#define SAME_REQUEST_NS 1000000000LL
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * One request delivered twice: timeout(1) signals the command and then its
+ * own process group, which holds the command; systemd signals the main
+ * process and then the whole cgroup. Both come from one sender within
+ * moments, and must not turn "stop and report" into "exit at once".
+ */
+static bool same_request(int sig, const siginfo_t *si)
+{
+	return sig == bench_stop.signal && si && si->si_code == SI_USER && first_sender &&
+	       si->si_pid == first_sender && now_ns() - first_ns < SAME_REQUEST_NS;
+}
+
 /*
  * A second signal exits at once, removing the trace instance and the
  * temporary files of the outputs first; when
@@ -24,8 +55,11 @@ static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-si
  * to exit instead, which it does at its next wake-up, and its exit
  * handlers remove the instance.
  */
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
+	(void)uctx;
+	if (bench_stop.signal && same_request(sig, si))
+		return;
 	if (bench_stop.signal) {
 		if (!cleanup_dir || !rmdir(cleanup_dir)) {
 			bench_output_remove_pending();
@@ -34,6 +68,8 @@ static void on_signal(int sig)
 		bench_stop.now = 1;
 		return;
 	}
+	first_sender = si && si->si_code == SI_USER ? si->si_pid : 0;
+	first_ns = now_ns();
 	bench_stop.signal = sig;
 }
 
@@ -84,7 +120,8 @@ void bench_signals_install(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
