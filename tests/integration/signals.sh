@@ -84,9 +84,10 @@ running $pid
 sleep 0.5
 kill -INT $pid
 sleep 0.05	# two signals sent at once would arrive as one
-# from another process: the same process again within a second would be the
-# first delivered twice (below)
-/bin/kill -INT $pid
+# from another process (a shell of its own: /bin/kill is not on every
+# system): the same process again within a second would be the first
+# delivered twice (below)
+sh -c 'kill -INT "$1"' sh $pid
 timeout 10 tail --pid=$pid -f /dev/null
 wait $pid
 rc=$?
