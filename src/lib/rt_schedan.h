@@ -78,4 +78,11 @@ void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start,
 int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *tasks, size_t ntasks,
 		     rt_preemptor_fn classify, void *ctx);
 
+/* The same walk, fed one event at a time: memory per task and CPU, not per event. */
+struct rt_sched_walk;
+struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntasks,
+					 rt_preemptor_fn classify, void *ctx);
+int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e);
+void rt_sched_walk_free(struct rt_sched_walk *w);
+
 #endif

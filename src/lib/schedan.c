@@ -124,74 +124,128 @@ static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struc
 	t->cpu = e->arg2;
 }
 
+/* A walk over a stream of events: the tasks, what each CPU runs, the last time. */
+struct rt_sched_walk {
+	struct rt_sched_task *tasks;
+	size_t ntasks;
+	rt_preemptor_fn classify;
+	void *ctx;
+	struct cpu_now *cpus;	/* MAX_CPUS of them */
+	int max_cpu;
+	uint64_t last_ts;
+};
+
 /**
- * rt_sched_analyse - walk @ev (in time order) and fill @tasks
+ * rt_sched_walk_new - start a walk that fills @tasks from events fed one by one
  * @classify: names the kind of a preempting task that is not a benchmark
  *            thread (NULL: all are "other")
+ *
+ * Its memory is fixed: the tasks and a state per CPU, however many events
+ * come. Returns NULL when out of memory.
+ */
+struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntasks,
+					 rt_preemptor_fn classify, void *ctx)
+{
+	struct rt_sched_walk *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->cpus = calloc(MAX_CPUS, sizeof(*w->cpus));
+	if (!w->cpus) {
+		free(w);
+		return NULL;
+	}
+	*w = (struct rt_sched_walk){ tasks, ntasks, classify, ctx, w->cpus, -1, 0 };
+	return w;
+}
+
+/**
+ * rt_sched_walk_feed - one more event, later than (or as late as) the last
  *
  * Each task's figures count only events inside its window; states are
  * followed throughout. A CPU's current task is the last one a recorded
  * sched_switch put there.
  *
- * Returns 0, -EINVAL for events out of time order, -ENOMEM.
+ * Returns 0, or -EINVAL for an event earlier than the last (nothing is
+ * counted of it).
+ */
+int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
+{
+	struct rt_sched_task *t, *tasks = w->tasks;
+	size_t ntasks = w->ntasks;
+	struct cpu_now *cpus = w->cpus;
+	int c;
+
+	if (e->ts < w->last_ts)
+		return -EINVAL;
+	w->last_ts = e->ts;
+	switch (e->type) {
+	case RT_SEV_SWITCH:
+		t = find(tasks, ntasks, e->pid);
+		if (t)
+			switch_out(t, e, tasks, ntasks, w->classify, w->ctx);
+		t = find(tasks, ntasks, e->pid2);
+		if (t)
+			switch_in(t, e);
+		if (e->cpu >= 0 && e->cpu < MAX_CPUS) {
+			cpus[e->cpu] = (struct cpu_now){ e->pid2, e->prio2, 1 };
+			w->max_cpu = e->cpu > w->max_cpu ? e->cpu : w->max_cpu;
+		}
+		break;
+	case RT_SEV_WAKING:
+		t = find(tasks, ntasks, e->pid);
+		if (t && t->state == T_SLEEPING) {
+			t->state = T_WAKING;
+			t->since = e->ts;
+			t->wakeups += inside(t, e->ts);
+		}
+		break;
+	case RT_SEV_MIGRATE:
+		t = find(tasks, ntasks, e->pid);
+		if (t)
+			migrate(t, e, cpus);
+		break;
+	case RT_SEV_PI:
+		t = find(tasks, ntasks, e->pid);
+		if (t && e->prio2 < e->prio && inside(t, e->ts))
+			t->pi_boosts++;
+		/* a running owner boosted (or unboosted) runs at its new priority */
+		for (c = 0; c <= w->max_cpu; c++) {
+			if (cpus[c].known && cpus[c].pid == e->pid)
+				cpus[c].prio = e->prio2;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The end of a walk: its memory goes, the tasks keep their figures. */
+void rt_sched_walk_free(struct rt_sched_walk *w)
+{
+	if (w)
+		free(w->cpus);
+	free(w);
+}
+
+/**
+ * rt_sched_analyse - walk the @n events of @ev (in time order) and fill @tasks
+ *
+ * rt_sched_walk_feed() says what counts. Returns 0, -EINVAL for events out
+ * of time order, -ENOMEM.
  */
 int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *tasks, size_t ntasks,
 		     rt_preemptor_fn classify, void *ctx)
 {
-	struct cpu_now *cpus = calloc(MAX_CPUS, sizeof(*cpus));
-	struct rt_sched_task *t;
-	int c, max_cpu = -1;
+	struct rt_sched_walk *w = rt_sched_walk_new(tasks, ntasks, classify, ctx);
 	size_t i;
+	int ret = 0;
 
-	if (!cpus)
+	if (!w)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		const struct rt_sev *e = &ev[i];
-
-		if (i && e->ts < ev[i - 1].ts) {
-			free(cpus);
-			return -EINVAL;
-		}
-		switch (e->type) {
-		case RT_SEV_SWITCH:
-			t = find(tasks, ntasks, e->pid);
-			if (t)
-				switch_out(t, e, tasks, ntasks, classify, ctx);
-			t = find(tasks, ntasks, e->pid2);
-			if (t)
-				switch_in(t, e);
-			if (e->cpu >= 0 && e->cpu < MAX_CPUS) {
-				cpus[e->cpu] = (struct cpu_now){ e->pid2, e->prio2, 1 };
-				max_cpu = e->cpu > max_cpu ? e->cpu : max_cpu;
-			}
-			break;
-		case RT_SEV_WAKING:
-			t = find(tasks, ntasks, e->pid);
-			if (t && t->state == T_SLEEPING) {
-				t->state = T_WAKING;
-				t->since = e->ts;
-				t->wakeups += inside(t, e->ts);
-			}
-			break;
-		case RT_SEV_MIGRATE:
-			t = find(tasks, ntasks, e->pid);
-			if (t)
-				migrate(t, e, cpus);
-			break;
-		case RT_SEV_PI:
-			t = find(tasks, ntasks, e->pid);
-			if (t && e->prio2 < e->prio && inside(t, e->ts))
-				t->pi_boosts++;
-			/* a running owner boosted (or unboosted) runs at its new priority */
-			for (c = 0; c <= max_cpu; c++) {
-				if (cpus[c].known && cpus[c].pid == e->pid)
-					cpus[c].prio = e->prio2;
-			}
-			break;
-		default:
-			break;
-		}
-	}
-	free(cpus);
-	return 0;
+	for (i = 0; i < n && !ret; i++)
+		ret = rt_sched_walk_feed(w, &ev[i]);
+	rt_sched_walk_free(w);
+	return ret;
 }

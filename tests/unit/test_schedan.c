@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The trace analysis on synthetic event sequences with known answers. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt_schedan.h"
 #include "harness.h"
@@ -207,4 +209,83 @@ TEST(switches_left_out)
 	EXPECT_EQ(t[1].wakeup_latency.count, 1);	/* one latency sample, the one switch in */
 	EXPECT_EQ(t[1].switches_in, 1);	/* one switch in */
 	EXPECT_EQ(t[1].switches_out, 3);	/* three switches out */
+}
+
+TEST(walk_fed_one_by_one_equals_the_whole)
+{
+	const struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 102, 97),
+		sw(20 * US, 0, 102, 97, SLEEP, 101, 98),
+		ev(30 * US, 0, RT_SEV_WAKING, 102, 97, 0, 0),
+		ev(31 * US, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
+		sw(40 * US, 1, 0, 120, 0, 102, 97),
+		sw(50 * US, 0, 101, 98, PREEMPTED, 200, 0),
+		ev(55 * US, 1, RT_SEV_MIGRATE, 101, 98, 0, 1),
+	};
+	struct rt_sched_task whole[2], fed[2];
+	struct rt_sched_walk *w;
+	size_t i;
+
+	analyse(e, 7, whole);
+	rt_sched_task_init(&fed[0], 101, 0, 1000000 * US);
+	rt_sched_task_init(&fed[1], 102, 0, 1000000 * US);
+	w = rt_sched_walk_new(fed, 2, classify, NULL);
+	ASSERT_TRUE(w != NULL);
+	for (i = 0; i < 7; i++)
+		EXPECT_EQ(rt_sched_walk_feed(w, &e[i]), 0);
+	rt_sched_walk_free(w);
+	EXPECT(!memcmp(whole, fed, sizeof(whole)), "the same figures, field for field");
+	EXPECT_EQ(fed[1].mig_lower_rt, 1);
+	EXPECT_EQ(fed[0].preempted[RT_BY_KTHREAD], 1);
+}
+
+TEST(walk_refuses_an_earlier_event)
+{
+	const struct rt_sev later = ev(50 * US, 0, RT_SEV_MIGRATE, 101, 98, 1, 0);
+	const struct rt_sev earlier = ev(40 * US, 0, RT_SEV_MIGRATE, 101, 98, 0, 1);
+	struct rt_sched_task t;
+	struct rt_sched_walk *w;
+
+	rt_sched_task_init(&t, 101, 0, 100 * US);
+	w = rt_sched_walk_new(&t, 1, NULL, NULL);
+	ASSERT_TRUE(w != NULL);
+	EXPECT_EQ(rt_sched_walk_feed(w, &later), 0);
+	EXPECT_EQ(rt_sched_walk_feed(w, &earlier), -EINVAL);
+	EXPECT_EQ(t.migrations, 1);	/* the refused one is not counted */
+	rt_sched_walk_free(w);
+}
+
+/* Two million events through a walk: the memory in use does not grow with them. */
+TEST_TIMEOUT(walk_memory_does_not_grow_with_events, 30)
+{
+	struct rt_sched_task t[2];
+	struct rt_sched_walk *w;
+	size_t before, after;
+	uint64_t i;
+
+	rt_sched_task_init(&t[0], 101, 0, UINT64_MAX);
+	rt_sched_task_init(&t[1], 102, 0, UINT64_MAX);
+	w = rt_sched_walk_new(t, 2, classify, NULL);
+	ASSERT_TRUE(w != NULL);
+	before = mallinfo2().uordblks;
+	for (i = 0; i < 500000; i++) {
+		/* high sleeps on CPU 0 where low runs, low wakes it, it goes to CPU 1 */
+		const uint64_t ts = i * 40;
+		const struct rt_sev e[] = {
+			sw(ts + 10, 0, 102, 97, SLEEP, 101, 98),
+			ev(ts + 20, 0, RT_SEV_WAKING, 102, 97, 0, 0),
+			ev(ts + 30, 0, RT_SEV_MIGRATE, 102, 97, 0, 1),
+			sw(ts + 40, 1, 0, 120, 0, 102, 97),
+		};
+		size_t k;
+
+		for (k = 0; k < 4; k++)
+			rt_sched_walk_feed(w, &e[k]);
+	}
+	after = mallinfo2().uordblks;
+	rt_sched_walk_free(w);
+	EXPECT_EQ(t[1].migrations, 500000);
+	EXPECT_EQ(t[1].mig_lower_rt, 500000);
+	EXPECT_EQ(t[1].wakeup_latency.count, 500000);
+	EXPECT(after <= before + 4096, "%zu bytes more in use after 2 million events", after - before);
 }
