@@ -24,10 +24,17 @@ cleanup() {
 }
 trap 'cleanup; rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
 
-# start_frozen LOOPS TASKS: a lockstep run on CPU 0 (this script runs on the
-# other) with the tasks TASKS (sed lines of its task list in tid order: 1 is
-# the main thread, 2-4 the benchmark threads) frozen once they exist; sets
-# pid and frozen (their tids)
+# rt_prio TID: the task's SCHED_FIFO priority (0 for SCHED_OTHER), the 40th
+# field of its stat, counted after the command name
+rt_prio() {
+	sed 's/.*) //' "/proc/$pid/task/$1/stat" 2>/dev/null | awk '{ print $38 }'
+}
+
+# start_frozen LOOPS PRIOS: a lockstep run on CPU 0 (this script runs on the
+# other) whose benchmark threads of SCHED_FIFO PRIOS (thread id runs at
+# 1 + id) are frozen once they exist; sets pid and frozen (their tids).
+# Threads are told by their priority, not by the order of their tids, which
+# wraps at pid_max (32768 here).
 start_frozen() {
 	./migrate -m lockstep -L "$1" -t 3 -c 0 >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
@@ -36,7 +43,10 @@ start_frozen() {
 		sleep 0.02
 	done
 	sleep 0.3
-	frozen=$(ls /proc/$pid/task | sort -n | sed -n "$2p")
+	frozen=""
+	for tid in $(ls /proc/$pid/task); do
+		case " $2 " in *" $(rt_prio "$tid") "*) frozen="$frozen $tid" ;; esac
+	done
 	for tid in $frozen; do
 		echo "$tid" >"$cg/tasks"
 	done
@@ -58,8 +68,9 @@ await_watchdog() {
 
 # lockstep: every thread takes every lock; freezing one stalls the others
 # once it holds a lock, else once they are done
-start_frozen 300 3
-victim=$frozen
+start_frozen 300 2
+victim=${frozen# }
+check "  (the thread at SCHED_FIFO 2 found and frozen)" test "$(echo $frozen | wc -w)" -eq 1
 await_watchdog
 ok $(( rc == 3 ? 0 : 1 )) "a frozen thread: the watchdog ends the run, exit 3 (got $rc)"
 # the deadline, or the progress watchdog when the frozen thread held the lock
@@ -69,7 +80,8 @@ check "  and no table" test "$(grep -c '^total:' "$TMP/out")" -eq 0
 # every benchmark thread frozen: no lock step at all. The progress watchdog
 # (not the deadline, 3000 loops away) ends the run and names the thread
 # that holds the lock, or one outside the locks.
-start_frozen 3000 2,4
+start_frozen 3000 "1 2 3"
+check "  (the three benchmark threads found and frozen)" test "$(echo $frozen | wc -w)" -eq 3
 await_watchdog
 ok $(( rc == 3 ? 0 : 1 )) "every thread frozen: the progress watchdog ends the run, exit 3 (got $rc)"
 check "  saying how long no step was made, and which thread the others wait for" \
