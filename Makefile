@@ -28,7 +28,11 @@ PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 
 # The pkg-config name of each dependency and the packages that provide it.
-DEPS := libtraceevent libtracefs numa
+# The static programs go without libtracecmd, which Debian ships only as a
+# shared library: they record no trace (src/static/tracedat.c says so).
+STATIC_DEPS := libtraceevent libtracefs numa
+DEPS := $(STATIC_DEPS) libtracecmd
+dep_hint_libtracecmd := libtracecmd-dev (Debian/Ubuntu) or libtracecmd-devel (Fedora)
 dep_hint_libtraceevent := libtraceevent-dev (Debian/Ubuntu) or libtraceevent-devel (Fedora)
 dep_hint_libtracefs := libtracefs-dev (Debian/Ubuntu) or libtracefs-devel (Fedora)
 dep_hint_numa := libnuma-dev (Debian/Ubuntu) or numactl-devel (Fedora)
@@ -36,7 +40,7 @@ dep_hint_numa := libnuma-dev (Debian/Ubuntu) or numactl-devel (Fedora)
 # Evaluated when used, so that a recursive make after scripts/install-deps sees them.
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(DEPS) 2>/dev/null)
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(DEPS) 2>/dev/null)
-DEP_STATIC_LIBS = $(shell $(PKG_CONFIG) --static --libs $(DEPS) 2>/dev/null)
+DEP_STATIC_LIBS = $(shell $(PKG_CONFIG) --static --libs $(STATIC_DEPS) 2>/dev/null)
 
 WARNINGS := -Wall -Wextra -Wformat=2 -Wshadow -Wimplicit-fallthrough
 # CI builds (CI=true) turn warnings into errors.
@@ -59,9 +63,10 @@ LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
 SKELETON_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c src/bench/*.c))
 MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
 PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
+ANALYSE_OBJS := $(patsubst %.c,%.o,$(wildcard src/analyse/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
-PROGRAMS := migrate pi_stress
-STATIC_PROGRAMS := $(patsubst %,static/%,$(PROGRAMS))
+PROGRAMS := migrate pi_stress analyse
+STATIC_PROGRAMS := static/migrate static/pi_stress
 
 FUZZERS := opts cpus procstat schedan hist
 FUZZ_REPLAY := $(patsubst %,tests/fuzz/replay_%,$(FUZZERS))
@@ -102,14 +107,18 @@ pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(LIB)
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+analyse: $(ANALYSE_OBJS) $(SKELETON_OBJS) $(LIB)
+	@$(if $(Q),echo "  LD      $@";)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # Statically linked programs for a virtual machine's initramfs
 # (scripts/kernel-matrix): nothing to find in the guest but the kernel.
 # The linker's notes on dlopen (libtraceevent's plugins, which rtsched does
 # not load) and getaddrinfo (libnuma's unused network affinity) are harmless.
 static: check-deps $(STATIC_PROGRAMS)
 
-static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(LIB)
-static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(LIB)
+static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
+static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
 $(STATIC_PROGRAMS):
 	@mkdir -p static
 	@$(if $(Q),echo "  LD      $@ (static)";)
@@ -183,7 +192,7 @@ check: deps
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all tests/bench/bench
-	$(Q)tests/bench/bench ./migrate ./pi_stress
+	$(Q)tests/bench/bench ./migrate ./pi_stress ./analyse
 
 # make check again with the sanitizers: AddressSanitizer with
 # UndefinedBehaviorSanitizer, then ThreadSanitizer (the benchmarks are
@@ -238,7 +247,8 @@ MAN_PAGES := $(wildcard man/*.[18])
 TO_LIBEXEC := $(shell realpath -m --relative-to=$(bindir) $(pkglibexecdir))
 # In the installed pages, the commands are named as installed (scripts/compare: rtsched-compare).
 MAN_SED := $(foreach s,$(SCRIPTS),-e 's,scripts/$(s)\b,rtsched-$(s),g') \
-	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /'
+	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /' \
+	-e 's/^\.TH ANALYSE /.TH RTSCHED-ANALYSE /'
 
 install: all $(CHECK_STATIC)
 	@$(if $(Q),echo "  INSTALL $(DESTDIR)$(prefix)";)

@@ -39,7 +39,7 @@
 /* What one run left, kept after its threads are gone. */
 struct bench_run {
 	struct rt_row *rows;		/* one per benchmark thread, in table order */
-	struct bench_window *windows;	/* the same, for the trace; NULL without --trace */
+	struct bench_window *windows;	/* the same, for the trace and its markers */
 	struct bench_trace_run trace;	/* what the trace says of it */
 	int64_t start_ns;		/* the gate opened, CLOCK_MONOTONIC */
 	int64_t end_ns;			/* the last thread stopped */
@@ -65,6 +65,7 @@ struct bench {
 	int coordinator_cpu;		/* the CPU it keeps, or -1 (the default) for any; parse */
 	int64_t unit_ns;		/* the busy loop's unit to calibrate, set by ops->parse */
 	int64_t trace_buffer_kb;	/* per CPU without --trace-buffer, set by ops->parse */
+	int64_t trace_run_kb;		/* the same for a whole run (the static programs) */
 	int argc;
 	char **argv;
 	const struct rt_stop *stop;	/* a signal's request to stop, for the runs */

@@ -173,11 +173,10 @@ static void alloc_runs(struct bench *b)
 
 	b->runs = calloc(nruns, sizeof(*b->runs));
 	b->rows = calloc(nruns * n, sizeof(*b->rows));
-	if (b->tracer)
-		b->windows = calloc(nruns * n, sizeof(*b->windows));
+	b->windows = calloc(nruns * n, sizeof(*b->windows));
 	if (b->own_size)
 		b->own = calloc(nruns, b->own_size);
-	if (!b->runs || !b->rows || (b->tracer && !b->windows) || (b->own_size && !b->own))
+	if (!b->runs || !b->rows || !b->windows || (b->own_size && !b->own))
 		cli_die(EXIT_SYSCALL, "out of memory");
 	for (i = 0; i < nruns; i++) {
 		b->runs[i].rows = &b->rows[i * n];
@@ -198,7 +197,42 @@ static void free_runs(struct bench *b)
 	free(b->runs);
 }
 
-/* Run after run, each analysed; a signal ends the repeats with the run it cut short. */
+/* Run @run's span in the trace: its threads' windows, as an analysis of the file alone sees them. */
+static struct bench_trace_span span_of(const struct bench *b, struct bench_run *run)
+{
+	struct bench_trace_span span = { .threads = run->windows, .out = &run->trace,
+					 .start_ns = run->windows[0].start,
+					 .end_ns = run->windows[0].end };
+	size_t i;
+
+	for (i = 1; i < b->nr_threads; i++) {
+		if (run->windows[i].start < span.start_ns)
+			span.start_ns = run->windows[i].start;
+		if (run->windows[i].end > span.end_ns)
+			span.end_ns = run->windows[i].end;
+	}
+	return span;
+}
+
+/* The trace.dat of every run, cut by run (the static programs analysed each as it ended). */
+static void analyse_trace(struct bench *b, size_t nruns)
+{
+	struct bench_trace_span *spans = calloc(nruns, sizeof(*spans));
+	char err[512];
+	size_t r;
+	int ret;
+
+	if (!spans)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (r = 0; r < nruns; r++)
+		spans[r] = span_of(b, &b->runs[r]);
+	ret = bench_trace_finish(b->tracer, spans, nruns, b->nr_threads, err, sizeof(err));
+	free(spans);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "%s", err);
+}
+
+/* Run after run, then the trace analysed; a signal ends the repeats with the run it cut short. */
 static void run_all(struct bench *b, int prio, int64_t main_start)
 {
 	const struct bench_ops *ops = b->ops;
@@ -223,13 +257,11 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", run, err);
 		r->startup_ns = r->start_ns - (i ? b->runs[i - 1].end_ns : main_start);
+		bench_trace_mark_windows(b->tracer, i, r->windows, b->nr_threads);
 		if (b->tracer) {
-			ret = bench_trace_analyse(b->tracer, &r->trace, r->windows, b->nr_threads,
-						  i, err, sizeof(err));
-			/* a second signal while the events were read (the instance was busy) */
-			bench_exit_if_asked();
-			if (ret)
-				cli_die(EXIT_SYSCALL, "%s", err);
+			struct bench_trace_span span = span_of(b, r);
+
+			bench_trace_run_done(b->tracer, &span, b->nr_threads);
 		}
 		/* an unlocked run is still a run: say what it may have cost */
 		if (r->mlock_err && !i)
@@ -242,6 +274,8 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		}
 	}
 	runs_done(b->common, repeat, b->runs[repeat - 1].interrupted);
+	if (b->tracer)
+		analyse_trace(b, (size_t)repeat);
 }
 
 /* The trace's tables, over every run. */
@@ -290,13 +324,19 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	ret = rt_work_calibrate(&b.work, b.unit_ns);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
-	/* Markers are for trace-cmd; without tracefs there is nothing to mark. */
-	rt_tracemark_open();
 	if (b.common->trace) {
-		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb : b.trace_buffer_kb;
+		/* the static programs' buffer holds a whole run: they read it after the run */
+		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb :
+		     bench_trace_live() ? b.trace_run_kb : b.trace_buffer_kb;
 		/* closed at exit, after the driver's last step */
 		b.tracer = bench_trace_open((size_t)kb, b.cpus);
 	}
+	/*
+	 * Markers are for trace-cmd: a user's own record sees the top
+	 * instance's, --trace's trace.dat its instance's. Without tracefs
+	 * there is nothing to mark.
+	 */
+	rt_tracemark_open(b.tracer ? rt_tracer_name(b.tracer) : NULL);
 	alloc_runs(&b);
 	place_coordinator(&b, prio);
 	if (!b.common->quiet)

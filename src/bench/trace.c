@@ -10,23 +10,59 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_recorder.h"
+#include "rt_tracedat.h"
 #include "output.h"
 #include "result.h"
 #include "signals.h"
 #include "rt_clock.h"
 #include "rt_sync.h"
+#include "rt_tracemark.h"
 #include "trace.h"
 
 #define PF_KTHREAD 0x00200000
+/* Writing the trace.dat: a copy of what the recorder streamed, some MB/s at worst */
+#define RECORDER_TIMEOUT_NS (300LL * RT_NSEC_PER_SEC)
 
 static struct rt_tracer *open_tracer;
+static struct rt_recorder *recorder;	/* trace-cmd record, streaming the instance */
 static char *instance_dir;	/* for the signal handler: rmdir is async-signal-safe */
-static struct rt_outfile trace_out;	/* --trace-out */
+static struct rt_outfile trace_file;	/* the trace.dat: --trace-out's, or a temporary one */
+static bool keep_file;		/* --trace-out: named at the end; else removed */
+static char tmp_name[PATH_MAX];
+
+/* The events the recorder enables; the instance's filter picks the run's threads. */
+static const char *const recorded[] = { "sched:sched_switch", "sched:sched_waking",
+					 "sched:sched_wakeup", "sched:sched_migrate_task",
+					 "sched:sched_pi_setprio", NULL };
+
+/* The files trace-cmd writes beside its output while it records: FILE.INSTANCE.cpuN */
+static void remove_cpu_files(void)
+{
+	char path[PATH_MAX + 128];
+	long cpu, n = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (cpu = 0; open_tracer && trace_file.tmp[0] && cpu < n; cpu++) {
+		snprintf(path, sizeof(path), "%s.%s.cpu%ld", trace_file.tmp,
+			 rt_tracer_name(open_tracer), cpu);
+		unlink(path);
+	}
+}
 
 static void close_tracer(void)
 {
+	bool running = rt_recorder_pid(recorder);
+
+	/* threads past a signal's grace may still write markers: into /dev/null now */
+	rt_tracemark_detach();
+	rt_recorder_free(recorder);
+	recorder = NULL;
+	if (running)
+		remove_cpu_files();
 	rt_tracer_close(open_tracer);
 	open_tracer = NULL;
+	if (!keep_file)
+		rt_outfile_abort(&trace_file);
 }
 
 /**
@@ -39,23 +75,13 @@ void bench_trace_sweep(void)
 	rt_tracer_sweep("rtsched-");
 }
 
-/**
- * bench_trace_open - the private instance, or exit 4 saying what is missing
- *
- * The instance is removed at exit, which a first SIGINT, SIGTERM or SIGHUP
- * leads to, and by a second one; instances left by benchmarks that were
- * killed went at the start of the run (bench_trace_sweep()).
- */
-struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
+static struct rt_tracer *create_instance(size_t buffer_kb, const struct bitmask *cpus)
 {
 	struct rt_tracer *t;
 	char name[64], err[512];
 	unsigned int salt;
-	sigset_t old;
 	int ret, tries = 0;
 
-	/* a signal now would find an instance not yet known to the cleanups */
-	bench_signals_block(&old);
 	/*
 	 * PIDs repeat across PID namespaces: a random part makes the name
 	 * unique; a sweep removing it as it was created asks for another.
@@ -70,85 +96,174 @@ struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
 		cli_die(EXIT_MISSING, "--trace: %s", err);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "--trace: %s", err);
+	return t;
+}
+
+static bool recording(void *ctx)
+{
+	return rt_tracer_is_on(ctx);
+}
+
+/**
+ * bench_trace_open - the private instance and its recorder, or exit 4 saying
+ * what is missing
+ *
+ * trace-cmd record streams the instance to the trace.dat (--trace-out's, or
+ * a temporary file) from now to bench_trace_finish(); the static programs
+ * have no recorder and read the instance after each run
+ * (bench_trace_run_done()). The instance records
+ * no scheduler event until a run's threads are named (rt_tracer_begin()).
+ * Everything is removed at exit, which a first SIGINT, SIGTERM or SIGHUP
+ * leads to, and by a second one; instances left by benchmarks that were
+ * killed went at the start of the run (bench_trace_sweep()).
+ */
+struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
+{
+	struct rt_tracer *t;
+	unsigned int salt = 0;
+	char err[512];
+	sigset_t old;
+	int ret;
+
+	if (!bench_trace_live() && !trace_file.tmp[0]) {
+		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
+			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
+		snprintf(tmp_name, sizeof(tmp_name), "%s/rtsched-%d-%08x.dat",
+			 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+			 (int)getpid(), salt);
+		bench_output_open(&trace_file, "--trace (its temporary trace.dat)", tmp_name);
+	}
+	/* a signal now would find an instance not yet known to the cleanups */
+	bench_signals_block(&old);
+	t = create_instance(buffer_kb, cpus);
 	open_tracer = t;
 	instance_dir = rt_tracer_dir(t);
 	bench_signals_cleanup_dir(instance_dir);
 	bench_cleanup_add(close_tracer);
 	bench_signals_restore(&old);
+
+	ret = rt_tracer_filter(t, NULL, 0);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "--trace: setting the instance's filters: %s", strerror(-ret));
+	if (bench_trace_live())
+		return t;
+	ret = rt_recorder_start(&recorder, rt_tracer_name(t), trace_file.tmp, recorded, recording,
+				t, err, sizeof(err));
+	if (ret == -ENOENT)
+		cli_die(EXIT_MISSING, "--trace: %s", err);
+	if (ret)
+		cli_die(EXIT_SYSCALL, "--trace: %s", err);
+	/* on between runs only when a run starts */
+	if (rt_tracer_stop(t))
+		cli_die(EXIT_SYSCALL, "--trace: switching the instance off: %s", strerror(EIO));
 	return t;
 }
 
-/* Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field). */
-static enum rt_preemptor classify(pid_t pid, void *ctx)
+/**
+ * bench_trace_live - whether this build reads the live instance after each
+ * run (the static programs: libtracecmd is a shared library only) instead
+ * of a trace.dat streamed by trace-cmd
+ */
+bool bench_trace_live(void)
 {
-	char path[64], buf[1024], *p;
-	unsigned long flags;
-	FILE *f;
-	int i;
-
-	(void)ctx;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return RT_BY_OTHER;
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	fclose(f);
-	/* after "pid (comm)": state ppid pgrp session tty_nr tpgid flags */
-	for (i = 0; p && i < 7; i++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return RT_BY_OTHER;
-	flags = strtoul(p + 1, NULL, 10);
-	return flags & PF_KTHREAD ? RT_BY_KTHREAD : RT_BY_OTHER;
+	return !rt_tracedat_available();
 }
 
-static void trace_out_run(struct rt_tracer *t, const struct bench_trace_run *run, int run_index);
+/**
+ * bench_trace_run_done - a run is over: the static programs analyse it now,
+ * from the instance's buffers (which it empties); the others at the end,
+ * from the trace.dat (bench_trace_finish()). Exits 3 when that fails.
+ */
+void bench_trace_run_done(struct rt_tracer *t, struct bench_trace_span *span, size_t n)
+{
+	static uint64_t lost_before;
+	uint64_t lost_now;
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+	char err[512];
+	int ret;
+
+	if (!bench_trace_live())
+		return;
+	ret = bench_trace_analyse_live(rt_tracer_name(t), span, n, err, sizeof(err));
+	/* a second signal while the events were read (the instance was busy) */
+	bench_exit_if_asked();
+	if (ret)
+		cli_die(EXIT_SYSCALL, "--trace: %s", err);
+	lost_now = rt_tracer_lost(t);
+	span->out->lost = lost_now - lost_before;
+	lost_before = lost_now;
+	span->out->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
+}
+
+/* While the recorder writes its file: a second signal stops the wait. */
+static bool asked_to_go(void)
+{
+	bench_exit_if_asked();
+	return false;
+}
 
 /**
- * bench_trace_analyse - read the run's events, analyse them for @threads, and
- * append them to --trace-out when it is open
- *
- * Returns 0, or a negative errno with @err saying what failed: the events
- * could not be read or make no sense.
+ * bench_trace_mark_windows - write run @run's windows into the trace, one
+ * marker per thread (RT_WINDOW_MARK), traced or not (@t NULL): a trace.dat
+ * then says which threads and times its tables are of, for an analysis of
+ * the file alone: --trace's own, and a user's trace-cmd record around the
+ * benchmark (the top instance's marker)
  */
-int bench_trace_analyse(struct rt_tracer *t, struct bench_trace_run *run,
-			const struct bench_window *threads, size_t n, int run_index, char *err,
-			size_t len)
+void bench_trace_mark_windows(struct rt_tracer *t, int run, const struct bench_window *w,
+			      size_t n)
 {
-	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
-	const struct rt_sev *ev;
-	size_t i, nev;
-	int ret, k;
+	size_t i;
 
-	ret = rt_tracer_read(t);
+	if (t)
+		rt_tracer_start(t);
+	for (i = 0; i < n; i++)
+		rt_tracemark_all(RT_WINDOW_MARK, run, i, (int)w[i].tid, (long long)w[i].start,
+				 (long long)w[i].end, (unsigned long long)w[i].proc_migrations);
+	if (t)
+		rt_tracer_stop(t);
+}
+
+/**
+ * bench_trace_finish - stop the recorder, and analyse its trace.dat for the
+ * threads of each run, within the run's span
+ *
+ * A second signal while the recorder writes its file exits at once.
+ *
+ * Returns 0, or a negative errno with @err saying what failed: the recorder,
+ * or the file's events.
+ */
+int bench_trace_finish(struct rt_tracer *t, struct bench_trace_span *spans, size_t nruns,
+		       size_t n, char *err, size_t len)
+{
+	uint64_t kernel_lost, counted = 0;
+	int64_t t0;
+	size_t r;
+	int ret;
+
+	rt_tracer_stop(t);
+	if (bench_trace_live())
+		return 0;	/* every run was analysed as it ended */
+	ret = rt_recorder_stop(recorder, RECORDER_TIMEOUT_NS, asked_to_go, err, len);
+	bench_exit_if_asked();
+	if (ret)
+		return ret;
+	t0 = rt_now_ns(CLOCK_MONOTONIC);
+	ret = bench_trace_analyse_file(trace_file.tmp, rt_tracer_name(t), spans, nruns, n, true,
+				       NULL, err, len);
 	if (ret) {
-		snprintf(err, len, "--trace: reading the events: %s", strerror(-ret));
+		char what[512];
+
+		snprintf(what, sizeof(what), "%s", err);
+		snprintf(err, len, "--trace: %s", what);
 		return ret;
 	}
-	run->tasks = calloc(n, sizeof(*run->tasks));
-	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));
-	if (!run->tasks || !run->proc_migrations) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
-	}
-	run->n = n;
-	for (i = 0; i < n; i++) {
-		rt_sched_task_init(&run->tasks[i], threads[i].tid, (uint64_t)threads[i].start,
-				   (uint64_t)threads[i].end);
-		run->proc_migrations[i] = threads[i].proc_migrations;
-	}
-	ev = rt_tracer_events(t, &nev);
-	ret = rt_sched_analyse(ev, nev, run->tasks, n, classify, NULL);
-	if (ret) {
-		snprintf(err, len, "--trace: analysing the events: %s", strerror(-ret));
-		return ret;
-	}
-	for (k = 0; k < RT_SEV_TYPES; k++)
-		run->count[k] = rt_tracer_count(t, (enum rt_sev_type)k);
-	run->events = nev;
-	run->lost = rt_tracer_lost(t);
-	run->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
-	trace_out_run(t, run, run_index);
+	/* what the kernel says it dropped, if the file's pages said less */
+	kernel_lost = rt_tracer_lost(t);
+	for (r = 0; r < nruns; r++)
+		counted += spans[r].out->lost;
+	if (kernel_lost > counted)
+		spans[nruns - 1].out->lost += kernel_lost - counted;
+	spans[0].out->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
 	return 0;
 }
 
@@ -225,6 +340,7 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 	printf("\nMigrations  traced   /proc  at-wakeup  lower-RT  equal-RT  runnable  other\n");
 	for (i = 0; i < n; i++) {
 		uint64_t tr = 0, proc = 0, wk = 0, lo = 0, eq = 0, rn = 0, ot = 0;
+		char pcol[24];
 
 		for (r = 0; r < nruns; r++) {
 			const struct rt_sched_task *t = &runs[r]->tasks[i];
@@ -233,8 +349,10 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 			eq += t->mig_equal_rt, rn += t->mig_runnable, ot += t->mig_other;
 			proc += runs[r]->proc_migrations[i];
 		}
-		printf("%10zu: %7llu %7llu %10llu %9llu %9llu %9llu %6llu\n", i,
-		       (unsigned long long)tr, (unsigned long long)proc, (unsigned long long)wk,
+		if (runs[0]->have_proc)
+			snprintf(pcol, sizeof(pcol), "%llu", (unsigned long long)proc);
+		printf("%10zu: %7llu %7s %10llu %9llu %9llu %9llu %6llu\n", i,
+		       (unsigned long long)tr, runs[0]->have_proc ? pcol : "-", (unsigned long long)wk,
 		       (unsigned long long)lo, (unsigned long long)eq, (unsigned long long)rn,
 		       (unsigned long long)ot);
 	}
@@ -296,7 +414,10 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 		rt_json_uint(j, "task", i);
 		rt_json_object(j, "migrations");
 		rt_json_uint(j, "traced", t->migrations);
-		rt_json_uint(j, "proc", run->proc_migrations[i]);
+		if (run->have_proc)
+			rt_json_uint(j, "proc", run->proc_migrations[i]);
+		else
+			rt_json_null(j, "proc");
 		rt_json_uint(j, "at_wakeup", t->mig_wakeup);
 		rt_json_uint(j, "lower_rt", t->mig_lower_rt);
 		rt_json_uint(j, "equal_rt", t->mig_equal_rt);
@@ -323,57 +444,19 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 }
 
 /**
- * bench_trace_out_open - check and open --trace-out FILE before the run (exit 2 if it exists)
+ * bench_trace_out_open - check and create --trace-out FILE before the run
+ * (exit 2 if it exists): the recorder writes the trace.dat there, under a
+ * temporary name until bench_trace_out_close()
  */
 void bench_trace_out_open(const char *path)
 {
-	FILE *f;
-
+	if (bench_trace_live())
+		cli_die(EXIT_MISSING, "--trace-out: this statically linked build writes no trace.dat "
+			"(libtracecmd is a shared library only): use the dynamically linked program");
 	if (!strcmp(path, "-"))
 		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
-	bench_output_open(&trace_out, "--trace-out", path);
-	f = trace_out.f;
-	fprintf(f, "# rtsched-trace/1: scheduler events of a benchmark run, one per line.\n"
-		   "# Times in ns of CLOCK_MONOTONIC; priorities are the kernel's (0-99 RT, 0 the\n"
-		   "# highest). R run; T tid task; C pid comm; then per event, after time and CPU:\n"
-		   "# S prev_pid prev_prio prev_state next_pid next_prio   (sched_switch)\n"
-		   "# W pid prio target_cpu (sched_waking)   U pid prio target_cpu (sched_wakeup)\n"
-		   "# M pid prio orig_cpu dest_cpu (sched_migrate_task)\n"
-		   "# P pid oldprio newprio (sched_pi_setprio)\n");
-}
-
-/* Append run @run_index's events to --trace-out, if open. */
-static void trace_out_run(struct rt_tracer *t, const struct bench_trace_run *run, int run_index)
-{
-	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
-	FILE *f = trace_out.f;
-	const struct rt_tracer_comm *comms;
-	const struct rt_sev *ev;
-	size_t i, n;
-
-	if (!f)
-		return;
-	fprintf(f, "R %d\n", run_index);
-	for (i = 0; i < run->n; i++)
-		fprintf(f, "T %d %zu\n", (int)run->tasks[i].tid, i);
-	comms = rt_tracer_comms(t, &n);
-	for (i = 0; i < n; i++)
-		fprintf(f, "C %d %s\n", (int)comms[i].pid, comms[i].comm);
-	ev = rt_tracer_events(t, &n);
-	for (i = 0; i < n; i++) {
-		const struct rt_sev *e = &ev[i];
-
-		fprintf(f, "%c %llu %d %d %d", letter[e->type], (unsigned long long)e->ts, e->cpu,
-			e->pid, e->prio);
-		if (e->type == RT_SEV_SWITCH)
-			fprintf(f, " %lld %d %d\n", (long long)e->arg, e->pid2, e->prio2);
-		else if (e->type == RT_SEV_MIGRATE)
-			fprintf(f, " %lld %d\n", (long long)e->arg, e->arg2);
-		else if (e->type == RT_SEV_PI)
-			fprintf(f, " %d\n", e->prio2);
-		else
-			fprintf(f, " %lld\n", (long long)e->arg);
-	}
+	bench_output_open(&trace_file, "--trace-out", path);
+	keep_file = true;
 }
 
 /**
@@ -381,8 +464,35 @@ static void trace_out_run(struct rt_tracer *t, const struct bench_trace_run *run
  */
 void bench_trace_out_close(void)
 {
-	if (trace_out.f)
-		bench_output_commit(&trace_out, "--trace-out");
+	if (keep_file && trace_file.f)
+		bench_output_commit(&trace_file, "--trace-out");
+}
+
+/**
+ * bench_trace_run_init - @run's tasks, one per window of @w (@n), before
+ * its events; @have_proc: the windows carry /proc's migrations
+ *
+ * Returns 0 or -ENOMEM. bench_trace_free() frees them.
+ */
+int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window *w, size_t n,
+			 bool have_proc)
+{
+	size_t i;
+
+	run->tasks = calloc(n, sizeof(*run->tasks));
+	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));
+	if (!run->tasks || !run->proc_migrations) {
+		bench_trace_free(run);
+		return -ENOMEM;
+	}
+	run->n = n;
+	run->have_proc = have_proc;
+	for (i = 0; i < n; i++) {
+		rt_sched_task_init(&run->tasks[i], w[i].tid, (uint64_t)w[i].start,
+				   (uint64_t)w[i].end);
+		run->proc_migrations[i] = w[i].proc_migrations;
+	}
+	return 0;
 }
 
 void bench_trace_free(struct bench_trace_run *run)

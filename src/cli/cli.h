@@ -70,6 +70,7 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 void cli_init(const char *prog);
 const char *cli_prog(void);
 void cli_exit(int code) __attribute__((noreturn));
+void cli_bad_option(int c, char **argv, const char *short_options) __attribute__((noreturn));
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
 void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
 		       const char *short_options);

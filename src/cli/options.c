@@ -33,8 +33,7 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
  *
  * @short_options must start with ':' so that a missing value is told apart.
  */
-static void __attribute__((noreturn)) cli_bad_option(int c, char **argv,
-						   const char *short_options)
+void cli_bad_option(int c, char **argv, const char *short_options)
 {
 	const char *arg = argv[optind - 1];
 

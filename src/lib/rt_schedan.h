@@ -22,6 +22,9 @@ enum rt_sev_type {
 	RT_SEV_TYPES,
 };
 
+/* The kernel's names of the events: "sched_switch"... */
+extern const char *const rt_sev_names[RT_SEV_TYPES];
+
 struct rt_sev {
 	uint64_t ts;
 	int32_t cpu;

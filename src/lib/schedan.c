@@ -10,6 +10,12 @@
 
 #include "rt_schedan.h"
 
+const char *const rt_sev_names[RT_SEV_TYPES] = {
+	[RT_SEV_SWITCH] = "sched_switch",   [RT_SEV_WAKING] = "sched_waking",
+	[RT_SEV_WAKEUP] = "sched_wakeup",   [RT_SEV_MIGRATE] = "sched_migrate_task",
+	[RT_SEV_PI] = "sched_pi_setprio",
+};
+
 enum { T_SLEEPING, T_WAKING, T_RUNNING, T_PREEMPTED };
 
 #define MAX_CPUS 4096

@@ -16,9 +16,11 @@
 
 /* One descriptor for the process, opened before the threads start. */
 static int marker_fd = -1;
+static int top_fd = -1;	/* the top instance's, when marker_fd is another's */
 
 /**
- * rt_tracemark_open - open the top instance's trace_marker
+ * rt_tracemark_open - open the trace_marker of the instance @instance (NULL:
+ * the top one, where a user's own trace-cmd record sees it)
  *
  * libtracefs finds tracefs (and mounts it when it can). The file is opened
  * with tracefs_instance_file_open() rather than tracefs_print_init() because
@@ -29,11 +31,22 @@ static int marker_fd = -1;
  * Returns 0, or a negative errno when there is no trace_marker here; markers
  * are then off and rt_tracemark() does nothing.
  */
-int rt_tracemark_open(void)
+int rt_tracemark_open(const char *instance)
 {
+	struct tracefs_instance *inst = NULL;
+
 	if (marker_fd >= 0)
 		return 0;
-	marker_fd = tracefs_instance_file_open(NULL, "trace_marker", O_WRONLY | O_CLOEXEC);
+	if (instance) {
+		inst = tracefs_instance_alloc(NULL, instance);
+		if (!inst)
+			return -ENOMEM;
+	}
+	errno = 0;
+	marker_fd = tracefs_instance_file_open(inst, "trace_marker", O_WRONLY | O_CLOEXEC);
+	tracefs_instance_free(inst);
+	if (inst && marker_fd >= 0)
+		top_fd = tracefs_instance_file_open(NULL, "trace_marker", O_WRONLY | O_CLOEXEC);
 	if (marker_fd < 0)
 		return errno ? -errno : -ENOENT;
 	return 0;
@@ -47,6 +60,21 @@ bool rt_tracemark_enabled(void)
 	return marker_fd >= 0;
 }
 
+static void mark(int fd, const char *fmt, va_list ap)
+{
+	char buf[MARK_MAX];
+	int n;
+
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (write(fd, buf, (size_t)n) < 0) {
+		/* nothing to do: tracing may simply be off */
+	}
+}
+
 /**
  * rt_tracemark - write one line to trace_marker
  *
@@ -56,22 +84,53 @@ bool rt_tracemark_enabled(void)
  */
 void rt_tracemark(const char *fmt, ...)
 {
-	char buf[MARK_MAX];
 	va_list ap;
-	int n;
 
 	if (marker_fd < 0)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	mark(marker_fd, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+}
+
+/**
+ * rt_tracemark_all - rt_tracemark(), and the same line to the top instance's
+ * trace_marker when the markers go to another instance: for the lines a
+ * user's own recording should hold too
+ */
+void rt_tracemark_all(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (marker_fd < 0)
 		return;
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (write(marker_fd, buf, (size_t)n) < 0) {
-		/* nothing to do: tracing may simply be off */
-	}
+	va_start(ap, fmt);
+	mark(marker_fd, fmt, ap);
+	va_end(ap);
+	if (top_fd < 0)
+		return;
+	va_start(ap, fmt);
+	mark(top_fd, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * rt_tracemark_detach - send the markers to /dev/null from now on, leaving
+ * the descriptor's number in place: threads that still write markers write
+ * nowhere, and the instance whose trace_marker it was can be removed (an
+ * open file keeps a trace instance busy)
+ */
+void rt_tracemark_detach(void)
+{
+	int null;
+
+	if (marker_fd < 0)
+		return;
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0)
+		return;
+	dup3(null, marker_fd, O_CLOEXEC);
+	close(null);
 }
 
 /**
@@ -81,5 +140,7 @@ void rt_tracemark_close(void)
 {
 	if (marker_fd >= 0)
 		close(marker_fd);
-	marker_fd = -1;
+	if (top_fd >= 0)
+		close(top_fd);
+	marker_fd = top_fd = -1;
 }

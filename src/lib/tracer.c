@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Recording the scheduler's events for a set of threads, in a tracefs
- * instance of their own, and reading them back with libtraceevent.
+ * A tracefs instance of the benchmark's own for the scheduler's events of
+ * its threads: created, sized, filtered, switched on and off, and removed;
+ * trace-cmd's recorder (recorder.c) streams it to a trace.dat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,33 +22,8 @@
 
 struct rt_tracer {
 	struct tracefs_instance *instance;
-	struct tep_handle *tep;
-	struct tep_event *event[RT_SEV_TYPES];
-	struct tep_format_field *field[RT_SEV_TYPES][7];
-	struct rt_sev *ev;		/* decoded, in time order */
-	size_t n, cap;
-	uint64_t count[RT_SEV_TYPES];	/* events of each kind */
-	uint64_t lost;			/* dropped or overwritten in the buffer */
-	struct rt_tracer_comm *comms;	/* task names seen in sched_switch */
-	size_t ncomms, comms_cap;
+	char *name;
 	int lock_fd;			/* the instance's folder, flock()ed while in use */
-	int err;
-};
-
-const char *const rt_sev_names[RT_SEV_TYPES] = {
-	[RT_SEV_SWITCH] = "sched_switch",   [RT_SEV_WAKING] = "sched_waking",
-	[RT_SEV_WAKEUP] = "sched_wakeup",   [RT_SEV_MIGRATE] = "sched_migrate_task",
-	[RT_SEV_PI] = "sched_pi_setprio",
-};
-
-/* The fields read of each event, in struct rt_sev's order of use. */
-static const char *const fields[RT_SEV_TYPES][7] = {
-	[RT_SEV_SWITCH] = { "prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio",
-			    "prev_comm", "next_comm" },
-	[RT_SEV_WAKING] = { "pid", "prio", "target_cpu" },
-	[RT_SEV_WAKEUP] = { "pid", "prio", "target_cpu" },
-	[RT_SEV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu" },
-	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
 };
 
 /* The initial PID namespace's inode number (the kernel's PROC_PID_INIT_INO). */
@@ -143,10 +119,9 @@ int rt_tracer_open(struct rt_tracer **tp, const char *name, size_t buffer_kb,
 static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		 const struct bitmask *cpus, char *err, size_t len)
 {
-	static const char *const systems[] = { "sched", NULL };
 	char path[PATH_MAX];
 	const char *dir;
-	int i, f;
+	int i;
 
 	if (!in_init_pid_ns()) {
 		snprintf(err, len, "this process is in a PID namespace of its own, and tracefs "
@@ -171,6 +146,11 @@ static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		snprintf(err, len, "the trace instance %s exists already", name);
 		return -EEXIST;
 	}
+	t->name = strdup(name);
+	if (!t->name) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
 	errno = 0;
 	t->instance = tracefs_instance_create(name);
 	if (!t->instance) {
@@ -184,21 +164,10 @@ static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		snprintf(err, len, "the trace instance %s was removed as it was created", name);
 		return -EAGAIN;
 	}
-	t->tep = tracefs_local_events_system(NULL, systems);
-	if (!t->tep) {
-		snprintf(err, len, "cannot read the sched events' formats from tracefs");
-		return -ENOENT;
-	}
 	for (i = 0; i < RT_SEV_TYPES; i++) {
-		t->event[i] = tep_find_event_by_name(t->tep, "sched", rt_sev_names[i]);
-		for (f = 0; t->event[i] && f < 7 && fields[i][f]; f++) {
-			t->field[i][f] = tep_find_field(t->event[i], fields[i][f]);
-			if (!t->field[i][f])
-				t->event[i] = NULL;
-		}
-		if (!t->event[i]) {
-			snprintf(err, len, "this kernel has no usable sched:%s event", rt_sev_names[i]);
-				return -ENOENT;
+		if (!tracefs_event_file_exists(t->instance, "sched", rt_sev_names[i], "filter")) {
+			snprintf(err, len, "this kernel has no sched:%s event", rt_sev_names[i]);
+			return -ENOENT;
 		}
 	}
 	if (tracefs_trace_off(t->instance) ||
@@ -251,7 +220,9 @@ static int cmp_pid(const void *a, const void *b)
  * rt_tracer_filter - record only events of @tids, and enable the events
  *
  * sched_switch is kept when either side is one of them, so that a
- * preemption shows who took the CPU; the others when their task is.
+ * preemption shows who took the CPU; the others when their task is. No
+ * tids (@n 0): no scheduler event at all. What the buffers hold already
+ * stays there for the recorder.
  *
  * Returns 0 or a negative errno.
  */
@@ -259,20 +230,25 @@ int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
 {
 	size_t len = 64 + n * 48;
 	char *prev = malloc(len), *next = malloc(len), *sw = malloc(2 * len + 8);
-	pid_t *sorted = malloc(n * sizeof(*sorted));
+	pid_t *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	int i, ret = -ENOMEM;
 
-	if (!prev || !next || !sw || !sorted || !n)
+	if (!prev || !next || !sw || !sorted)
 		goto out;
-	memcpy(sorted, tids, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_pid);
-	ret = filter_of(prev, len, "prev_pid", sorted, n);
-	if (!ret)
-		ret = filter_of(next, len, "next_pid", sorted, n);
-	if (ret)
-		goto out;
-	snprintf(sw, 2 * len + 8, "%s||%s", prev, next);
-	filter_of(prev, len, "pid", sorted, n);
+	if (n && tids) {
+		memcpy(sorted, tids, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_pid);
+		ret = filter_of(prev, len, "prev_pid", sorted, n);
+		if (!ret)
+			ret = filter_of(next, len, "next_pid", sorted, n);
+		if (ret)
+			goto out;
+		snprintf(sw, 2 * len + 8, "%s||%s", prev, next);
+		filter_of(prev, len, "pid", sorted, n);
+	} else {
+		snprintf(sw, len, "common_pid<0");
+		snprintf(prev, len, "common_pid<0");
+	}
 	for (i = 0; i < RT_SEV_TYPES; i++) {
 		if (tracefs_event_file_write(t->instance, "sched", rt_sev_names[i], "filter",
 					     i == RT_SEV_SWITCH ? sw : prev) < 0 ||
@@ -281,7 +257,7 @@ int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
 			goto out;
 		}
 	}
-	ret = tracefs_instance_file_clear(t->instance, "trace") ? -EIO : 0;
+	ret = 0;
 out:
 	free(prev);
 	free(next);
@@ -318,105 +294,25 @@ int rt_tracer_stop(struct rt_tracer *t)
 	return tracefs_trace_off(t->instance) ? -EIO : 0;
 }
 
-static void remember_comm(struct rt_tracer *t, int32_t pid, const char *comm)
+/**
+ * rt_tracer_is_on - is the instance recording (tracing_on)?
+ */
+bool rt_tracer_is_on(const struct rt_tracer *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->ncomms; i++) {
-		if (t->comms[i].pid == pid)
-			return;
-	}
-	if (t->ncomms == t->comms_cap) {
-		size_t cap = t->comms_cap ? 2 * t->comms_cap : 64;
-		struct rt_tracer_comm *c = realloc(t->comms, cap * sizeof(*c));
-
-		if (!c)
-			return;
-		t->comms = c;
-		t->comms_cap = cap;
-	}
-	t->comms[t->ncomms].pid = pid;
-	snprintf(t->comms[t->ncomms].comm, RT_TRACER_COMM, "%.*s", RT_TRACER_COMM - 1, comm);
-	t->ncomms++;
+	return tracefs_trace_is_on(t->instance) == 1;
 }
 
-static long long num(struct tep_format_field *f, struct tep_record *r)
+/* The instance's name, as trace-cmd's -B takes it. */
+const char *rt_tracer_name(const struct rt_tracer *t)
 {
-	unsigned long long v = 0;
-
-	tep_read_number_field(f, r->data, &v);
-	/* sign-extend the 32-bit fields (pids, priorities, CPUs) */
-	return f->size == 4 ? (long long)(int32_t)v : (long long)v;
+	return t->name;
 }
 
-static int collect(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
-{
-	struct rt_tracer *t = ctx;
-	struct tep_format_field **f;
-	struct rt_sev *e;
-	int type;
-
-	for (type = 0; type < RT_SEV_TYPES; type++) {
-		if (t->event[type] && t->event[type]->id == event->id)
-			break;
-	}
-	if (type == RT_SEV_TYPES)
-		return 0;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 65536;
-		struct rt_sev *ev = realloc(t->ev, cap * sizeof(*ev));
-
-		if (!ev) {
-			t->err = -ENOMEM;
-			return -1;
-		}
-		t->ev = ev;
-		t->cap = cap;
-	}
-	f = t->field[type];
-	e = &t->ev[t->n++];
-	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
-	t->count[type]++;
-	switch (type) {
-	case RT_SEV_SWITCH:
-		e->pid = (int32_t)num(f[0], r);
-		e->prio = (int32_t)num(f[1], r);
-		e->arg = num(f[2], r);
-		e->pid2 = (int32_t)num(f[3], r);
-		e->prio2 = (int32_t)num(f[4], r);
-		remember_comm(t, e->pid, (const char *)r->data + f[5]->offset);
-		remember_comm(t, e->pid2, (const char *)r->data + f[6]->offset);
-		break;
-	case RT_SEV_WAKING:
-	case RT_SEV_WAKEUP:
-		e->pid = (int32_t)num(f[0], r);
-		e->prio = (int32_t)num(f[1], r);
-		e->arg = num(f[2], r);
-		break;
-	case RT_SEV_MIGRATE:
-		e->pid = (int32_t)num(f[0], r);
-		e->prio = (int32_t)num(f[1], r);
-		e->arg = num(f[2], r);
-		e->arg2 = (int32_t)num(f[3], r);
-		break;
-	case RT_SEV_PI:
-		e->pid = (int32_t)num(f[0], r);
-		e->prio = (int32_t)num(f[1], r);
-		e->prio2 = (int32_t)num(f[2], r);
-		break;
-	}
-	return 0;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct rt_sev *x = a, *y = b;
-
-	return (x->ts > y->ts) - (x->ts < y->ts);
-}
-
-/* Events the buffer dropped or overwrote, from every CPU's stats. */
-static uint64_t lost_events(struct rt_tracer *t)
+/**
+ * rt_tracer_lost - the events the instance's buffers dropped since it was
+ * created, from every CPU's stats
+ */
+uint64_t rt_tracer_lost(const struct rt_tracer *t)
 {
 	static const char *const keys[] = { "overrun:", "dropped events:" };
 	char file[64], *stats, *p;
@@ -440,89 +336,31 @@ static uint64_t lost_events(struct rt_tracer *t)
 }
 
 /**
- * rt_tracer_read - read back and decode what the instance recorded
- *
- * Reading consumes the buffer; the events and counts replace those of the
- * read before. Events are sorted by time (the buffers are per CPU); t->lost
- * counts what the buffer could not keep.
- *
- * Returns 0 or a negative errno.
- */
-int rt_tracer_read(struct rt_tracer *t)
-{
-	/* a run's events, not the runs' before it */
-	t->n = 0;
-	memset(t->count, 0, sizeof(t->count));
-	t->lost = lost_events(t);
-	if (tracefs_iterate_raw_events(t->tep, t->instance, NULL, 0, collect, t) < 0 && !t->err)
-		t->err = -EIO;
-	if (t->err)
-		return t->err;
-	if (t->n)
-		qsort(t->ev, t->n, sizeof(*t->ev), by_time);
-	return 0;
-}
-
-/**
- * rt_tracer_comm - the name @pid had in the events, or NULL
- */
-const char *rt_tracer_comm(const struct rt_tracer *t, pid_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < t->ncomms; i++) {
-		if (t->comms[i].pid == pid)
-			return t->comms[i].comm;
-	}
-	return NULL;
-}
-
-/**
  * rt_tracer_close - remove the instance and free everything, @t too (NULL: nothing)
+ *
+ * Nobody may hold a file of the instance open: its trace_marker, a
+ * recorder's per-CPU buffers. A recorder killed a moment ago is waited for,
+ * a second at most.
  */
 void rt_tracer_close(struct rt_tracer *t)
 {
 	if (!t)
 		return;
 	if (t->instance) {
+		int tries;
+
 		tracefs_trace_off(t->instance);
-		tracefs_instance_destroy(t->instance);
+		/* a recorder just killed may hold its files a moment longer: 1 s at most */
+		for (tries = 0; tracefs_instance_destroy(t->instance) && errno == EBUSY &&
+				tries < 100; tries++)
+			usleep(10000);
 		tracefs_instance_free(t->instance);
 		if (t->lock_fd >= 0)
 			close(t->lock_fd);
 		t->lock_fd = -1;
 	}
-	if (t->tep)
-		tep_free(t->tep);
-	free(t->ev);
-	free(t->comms);
+	free(t->name);
 	free(t);
-}
-
-/* The events of the last rt_tracer_read(), in time order; @n gets how many. */
-const struct rt_sev *rt_tracer_events(const struct rt_tracer *t, size_t *n)
-{
-	*n = t->n;
-	return t->ev;
-}
-
-/* How many events of @type the last rt_tracer_read() took. */
-uint64_t rt_tracer_count(const struct rt_tracer *t, enum rt_sev_type type)
-{
-	return t->count[type];
-}
-
-/* How many the buffer dropped in the last run (rt_tracer_read()). */
-uint64_t rt_tracer_lost(const struct rt_tracer *t)
-{
-	return t->lost;
-}
-
-/* The task names seen in sched_switch; @n gets how many. */
-const struct rt_tracer_comm *rt_tracer_comms(const struct rt_tracer *t, size_t *n)
-{
-	*n = t->ncomms;
-	return t->comms;
 }
 
 struct sweep {

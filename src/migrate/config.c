@@ -64,11 +64,28 @@ int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
 /**
  * mig_trace_buffer_kb - the trace buffer per CPU without --trace-buffer
  *
- * Room for the events of the run, about 200 KiB a second per thread spread
- * over the CPUs (measured: some 3000 events a second per thread of the
- * contention test), at most 1 GiB per CPU; 8 MiB for runs of loops.
+ * The recorder drains the buffers while the run goes, but it is of the
+ * ordinary class: on CPUs the threads keep busy it runs when RT throttling
+ * idles them (50 ms of every second by default). So the buffer holds two
+ * seconds of events, whatever the run's length: about 200 KiB a second per
+ * thread (measured: some 3000 events and the markers of the contention
+ * test), spread over the CPUs, and 4 MiB for the rest; at most 1 GiB.
  */
 int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg)
+{
+	int64_t kb = 4096 + cfg->nr_threads * 2 * 200 / rt_cpus_count(cfg->cpus);
+
+	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
+}
+
+/**
+ * mig_trace_run_kb - the trace buffer per CPU for a whole run, which the
+ * static programs read after the run
+ *
+ * About 200 KiB a second per thread spread over the CPUs, at most 1 GiB
+ * per CPU; 8 MiB for runs of loops.
+ */
+int64_t mig_trace_run_kb(const struct mig_cfg *cfg)
 {
 	int64_t kb;
 

@@ -141,6 +141,7 @@ static void parse_options(struct bench *b, int argc, char **argv)
 	b->coordinator_prio = cfg->base_prio + cfg->nr_threads;
 	b->unit_ns = cfg->unit_ns;
 	b->trace_buffer_kb = mig_trace_buffer_kb(cfg);
+	b->trace_run_kb = mig_trace_run_kb(cfg);
 }
 
 static void header(const struct bench *b)

@@ -103,6 +103,7 @@ static inline int64_t mig_mul_sat(int64_t a, int64_t b, int64_t c, int64_t d)
 const struct mig_mode *mig_mode_named(const char *name);
 int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len);
 int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg);
+int64_t mig_trace_run_kb(const struct mig_cfg *cfg);
 
 /* run.c: the lock steps every mode is made of, and the run itself */
 int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock);

@@ -93,10 +93,24 @@ int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
  * pis_trace_buffer_kb - the trace buffer per CPU without --trace-buffer
  *
  * Each inversion is some fifteen events of about 50 bytes and a group makes
- * up to 50000 a second, so about 40 MiB a second per group CPU; at most
- * 256 MiB per CPU (trace long runs with -i).
+ * up to 50000 a second, so about 40 MiB a second per group CPU. The
+ * recorder drains the buffers as the run goes, when RT throttling lets it
+ * run (50 ms of every second by default): two seconds' worth, whatever the
+ * run's length (-u: every group shares the one CPU); at most 256 MiB.
  */
 int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg)
+{
+	int64_t kb = 4096 + 2 * 40 * 1024 * (cfg->uniprocessor ? cfg->nr_groups : 1);
+
+	return kb > 256 * 1024 ? 256 * 1024 : kb;
+}
+
+/**
+ * pis_trace_run_kb - the trace buffer per CPU for a whole run, which the
+ * static programs read after the run: 40 MiB a second per group CPU, at
+ * most 256 MiB per CPU (trace long runs with -i)
+ */
+int64_t pis_trace_run_kb(const struct pis_cfg *cfg)
 {
 	int64_t kb, secs = cfg->duration_ns ? cfg->duration_ns / RT_NSEC_PER_SEC + 1 : 10;
 

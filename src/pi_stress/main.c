@@ -143,6 +143,7 @@ static void parse_options(struct bench *b, int argc, char **argv)
 	b->coordinator_cpu = rt_cpus_nth(cfg->cpus, 0);
 	b->unit_ns = cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
 	b->trace_buffer_kb = pis_trace_buffer_kb(cfg);
+	b->trace_run_kb = pis_trace_run_kb(cfg);
 }
 
 static void header(const struct bench *b)

@@ -101,6 +101,7 @@ int pis_group_cpu(const struct pis_cfg *cfg, int group);
 int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len);
 int pis_configure(struct pis_cfg *cfg, char *err, size_t len);
 int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg);
+int64_t pis_trace_run_kb(const struct pis_cfg *cfg);
 
 /* run.c, group.c: the run */
 int pis_execute(struct pis_run *run, char *err, size_t len);

@@ -4,10 +4,11 @@
  * here and printed with their targets. Not a test: it asserts nothing and
  * exits 0 once it has measured, whatever the figures are.
  *
- *   bench MIGRATE-BINARY PI_STRESS-BINARY
+ *   bench MIGRATE-BINARY PI_STRESS-BINARY ANALYSE-BINARY
  *
  * The pi_stress comparison runs rt-tests' pi_stress (RT_TESTS_PI_STRESS, by
- * default /usr/bin/pi_stress) when it is installed.
+ * default /usr/bin/pi_stress) when it is installed. The traced long run
+ * lasts RTSCHED_BENCH_LONG seconds (default 20), against one of 5.
  */
 #include <errno.h>
 #include <sched.h>
@@ -15,8 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_clock.h"
@@ -109,7 +114,7 @@ static void marker_cost(void)
 	int i;
 
 	printf("trace_marker write (one formatted lock-step line, %d writes)\n", REPS);
-	if (rt_tracemark_open()) {
+	if (rt_tracemark_open(NULL)) {
 		printf("  skipped: no trace_marker here\n");
 		return;
 	}
@@ -150,17 +155,12 @@ static long status_kb(pid_t pid, const char *key)
 	return kb;
 }
 
-/* Run @argv with stdout captured; with @probe_ns, read its VmLck that long after the start. */
-static int run_child(char *const argv[], struct child *c, int64_t probe_ns)
+/* Start @argv with its stdout into a pipe whose reading end *@out gets; its pid or -errno. */
+static pid_t spawn(char *const argv[], int *out)
 {
-	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
-	size_t n = 0;
 	int pfd[2];
-	ssize_t r;
 	pid_t pid;
 
-	memset(c, 0, sizeof(*c));
-	c->vmlck_kb = -1;
 	if (pipe(pfd))
 		return -errno;
 	pid = fork();
@@ -174,14 +174,32 @@ static int run_child(char *const argv[], struct child *c, int64_t probe_ns)
 		_exit(127);
 	}
 	close(pfd[1]);
+	*out = pfd[0];
+	return pid;
+}
+
+/* Run @argv with stdout captured; with @probe_ns, read its VmLck that long after the start. */
+static int run_child(char *const argv[], struct child *c, int64_t probe_ns)
+{
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+	size_t n = 0;
+	int fd;
+	ssize_t r;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->vmlck_kb = -1;
+	pid = spawn(argv, &fd);
+	if (pid < 0)
+		return pid;
 	if (probe_ns) {
 		rt_sleep_ns(probe_ns);
 		c->vmlck_kb = status_kb(pid, "VmLck:");
 	}
-	while (n < sizeof(c->out) - 1 && (r = read(pfd[0], c->out + n, sizeof(c->out) - 1 - n)) > 0)
+	while (n < sizeof(c->out) - 1 && (r = read(fd, c->out + n, sizeof(c->out) - 1 - n)) > 0)
 		n += (size_t)r;
 	c->out[n] = '\0';
-	close(pfd[0]);
+	close(fd);
 	if (wait4(pid, &c->status, 0, &c->ru) < 0)
 		return -errno;
 	c->wall_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
@@ -413,12 +431,195 @@ static void analysis_speed(void)
 	free(ev);
 }
 
+/* The peaks of a traced run, sampled: the benchmark's memory and its recorder's. */
+struct trace_peaks {
+	long anon_kb, file_kb;		/* the benchmark: RssAnon, RssFile */
+	long recorder_kb;		/* trace-cmd's processes together: VmRSS */
+	double events, lost, analysis_ms, size_mb;
+	int64_t wall_ns;
+};
+
+/* VmRSS of the processes whose parent is @ppid, and of their children. */
+static long children_rss_kb(pid_t ppid, int depth)
+{
+	char path[64], buf[512], *p;
+	struct dirent *de;
+	long kb = 0;
+	DIR *d = opendir("/proc");
+	FILE *f;
+
+	while (d && (de = readdir(d))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+		int parent = 0;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		p = f && fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		if (f)
+			fclose(f);
+		if (!p || sscanf(p + 2, "%*c %d", &parent) != 1 || parent != ppid)
+			continue;
+		kb += status_kb(pid, "VmRSS:");
+		if (depth)
+			kb += children_rss_kb(pid, depth - 1);
+	}
+	if (d)
+		closedir(d);
+	return kb;
+}
+
+/*
+ * Run @argv, sampling every 20 ms (at SCHED_FIFO 99, above the benchmark's
+ * threads) the benchmark's RssAnon and RssFile and its children's VmRSS.
+ */
+static int sample_run(char *const argv[], struct trace_peaks *pk, char *out, size_t len)
+{
+	struct sched_param hi = { .sched_priority = 99 }, lo = { 0 };
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+	int fd, status = -1;
+	size_t n = 0;
+	ssize_t r;
+	pid_t pid;
+	long kb;
+
+	memset(pk, 0, sizeof(*pk));
+	pid = spawn(argv, &fd);
+	if (pid < 0)
+		return pid;
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &hi);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		kb = status_kb(pid, "RssAnon:");
+		pk->anon_kb = kb > pk->anon_kb ? kb : pk->anon_kb;
+		kb = status_kb(pid, "RssFile:");
+		pk->file_kb = kb > pk->file_kb ? kb : pk->file_kb;
+		kb = children_rss_kb(pid, 2);
+		pk->recorder_kb = kb > pk->recorder_kb ? kb : pk->recorder_kb;
+		while (n < len - 1 && (r = read(fd, out + n, len - 1 - n)) > 0)
+			n += (size_t)r;
+		rt_sleep_ns(20 * RT_NSEC_PER_MSEC);
+	}
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &lo);
+	while (n < len - 1 && (r = read(fd, out + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	out[n] = '\0';
+	close(fd);
+	pk->wall_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
+	pk->events = after(out, "\ntrace: ");
+	pk->analysis_ms = after(out, "read and analysed in ");
+	pk->lost = strstr(out, "LOST ") ? after(out, "LOST ") : 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ECHILD;
+}
+
+static void trace_scale(char *migrate)
+{
+	const char *env = getenv("RTSCHED_BENCH_LONG");
+	char shortd[] = "5", longd[24], file[64], out[8192];
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct trace_peaks pk[2];
+	struct stat st;
+	int i;
+
+	snprintf(longd, sizeof(longd), "%s", env && atoi(env) > 5 ? env : "20");
+	printf("a traced run's memory against its length (-t 4 --trace --trace-buffer 256: "
+	       "%ld x 256 KiB of kernel buffers; -d %s, then -d %s)\n", ncpus, shortd, longd);
+	for (i = 0; i < 2; i++) {
+		char *argv[] = { migrate, "-q", "-t", "4", "--trace", "--trace-buffer", "256",
+				 "-d", i ? longd : shortd, "--trace-out", file, NULL };
+
+		snprintf(file, sizeof(file), "/tmp/rtsched-bench-%d-%d.dat", (int)getpid(), i);
+		if (sample_run(argv, &pk[i], out, sizeof(out))) {
+			printf("  -d %s --trace failed (not root? no trace-cmd?)\n", argv[8]);
+			unlink(file);
+			return;
+		}
+		pk[i].size_mb = stat(file, &st) ? 0 : (double)st.st_size / 1048576;
+		unlink(file);
+		printf("  -d %-4s %9.0f events (%.0f/s), %.0f lost, trace.dat %.1f MiB, analysed in "
+		       "%.0f ms\n", argv[8], pk[i].events, pk[i].events / atof(argv[8]), pk[i].lost,
+		       pk[i].size_mb, pk[i].analysis_ms);
+		printf("  %-8s peak RssAnon %.1f MiB, RssFile %.1f MiB (the trace.dat mapped while "
+		       "read); recorder %.1f MiB\n", "", (double)pk[i].anon_kb / 1024,
+		       (double)pk[i].file_kb / 1024, (double)pk[i].recorder_kb / 1024);
+	}
+	printf("  %-44s %10.1f x\n", "events, long run / short run", pk[1].events / pk[0].events);
+	printf("  %-44s %10.1f x\n", "events of the long run / kernel buffers",
+	       pk[1].size_mb * 1024 / (256.0 * (double)ncpus));
+	verdict("lost events, both runs", pk[0].lost + pk[1].lost, 0, "", AT_MOST);
+	verdict("peak anonymous memory, long / short", (double)pk[1].anon_kb / (double)pk[0].anon_kb,
+		1.1, "x", AT_MOST);
+	verdict("peak recorder memory, long / short",
+		(double)pk[1].recorder_kb / (double)pk[0].recorder_kb, 1.1, "x", AT_MOST);
+}
+
+/* Wall time of @argv, output to /dev/null; -1 when it failed. */
+static double time_of(char *const argv[])
+{
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return (double)(rt_now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+}
+
+static void tracedat_speed(char *pi_stress, char *analyse)
+{
+	char file[64], out[8192], *mk[] = { pi_stress, "-q", "-d", "2", "--trace", "--trace-out",
+					     file, NULL };
+	char *ours[] = { analyse, "-q", file, NULL };
+	char *theirs[] = { "trace-cmd", "report", "-i", file, NULL };
+	double a = 1e9, b = 1e9, t, events;
+	struct child c;
+	int i;
+
+	snprintf(file, sizeof(file), "/tmp/rtsched-bench-%d-pi.dat", (int)getpid());
+	if (run_child(mk, &c, 0)) {
+		printf("reading a trace.dat: pi_stress -d 2 --trace-out failed (status %d)\n",
+		       c.status);
+		unlink(file);
+		return;
+	}
+	snprintf(out, sizeof(out), "%s", c.out);
+	events = after(out, "\ntrace: ");
+	printf("reading a trace.dat of %.0f events (pi_stress -d 2 --trace-out; best of 3)\n",
+	       events);
+	for (i = 0; i < 3; i++) {
+		t = time_of(ours);
+		a = t >= 0 && t < a ? t : a;
+		t = time_of(theirs);
+		b = t >= 0 && t < b ? t : b;
+	}
+	unlink(file);
+	if (a >= 1e9 || b >= 1e9) {
+		printf("  failed: analyse or trace-cmd report did not run\n");
+		return;
+	}
+	printf("  %-44s %10.3f s (%.2f s per million events)\n", "analyse (the whole analysis)",
+	       a, a / events * 1e6);
+	printf("  %-44s %10.3f s\n", "trace-cmd report > /dev/null", b);
+	verdict("analyse / trace-cmd report", a / b, 1, "x", BELOW);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { 0 };
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: bench MIGRATE-BINARY PI_STRESS-BINARY\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: bench MIGRATE-BINARY PI_STRESS-BINARY ANALYSE-BINARY\n");
 		return 2;
 	}
 	printf("rtsched bench: figures measured on this machine, now\n\n");
@@ -433,5 +634,7 @@ int main(int argc, char **argv)
 	pi_stress_vs_rt_tests(argv[2]);
 	trace_overhead(argv[1]);
 	analysis_speed();
+	tracedat_speed(argv[2], argv[3]);
+	trace_scale(argv[1]);
 	return 0;
 }

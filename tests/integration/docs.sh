@@ -3,8 +3,9 @@
 # (make install: tests/integration/install.sh).
 . "$(dirname "$0")/tap.bash"
 
-for prog in migrate pi_stress; do
+for prog in migrate pi_stress analyse; do
 	src=src/$prog/main.c
+	page=$(ls man/$prog.[18])
 	# the program's own options, and the common ones it takes from src/cli
 	srcs=$src
 	grep -q CLI_LONG_OPTIONS "$src" && srcs="$src src/cli/cli.h"
@@ -16,12 +17,12 @@ for prog in migrate pi_stress; do
 		short=$(cat $srcs | grep -E "\{ \"$o\", " | grep -oE "'[a-zA-Z]'" | tr -d "'")
 		flag=${short:+-$short, }--$o
 		check "$prog $flag is in --help" grep -qE -- "(^| )$flag( |$)" "$TMP/help"
-		check "$prog --$o is in $prog.8" grep -qE -- "\\\\-\\\\-${o//-/\\\\-}" man/$prog.8
+		check "$prog --$o is in $page" grep -qE -- "\\\\-\\\\-${o//-/\\\\-}" $page
 		check "$prog $flag is in README.md" grep -q -- "\`$flag" README.md
 	done
 	if command -v groff >/dev/null; then
-		groff -man -ww -z man/$prog.8 2>"$TMP/groff"
-		check "$prog.8 renders without warnings" test ! -s "$TMP/groff"
+		groff -man -ww -z $page 2>"$TMP/groff"
+		check "$page renders without warnings" test ! -s "$TMP/groff"
 	else
 		skip "groff is not installed: the man page is not rendered"
 	fi

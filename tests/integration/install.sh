@@ -13,7 +13,7 @@ top=$PWD
 run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
 ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
 
-progs="migrate pi_stress batch compare plot kernel-matrix kernel-variant reproduce result-lines"
+progs="migrate pi_stress analyse batch compare plot kernel-matrix kernel-variant reproduce result-lines"
 for p in $progs; do
 	check "  installs rtsched-$p, executable" test -x "$D/usr/bin/rtsched-$p"
 done
@@ -50,6 +50,9 @@ check "rtsched-compare compares the two results (exit $rc)" \
 	bash -c "[ $rc -eq 0 ] && grep -q '^migrated: A vs B' '$TMP/out'" || diag "$TMP/err"
 installed 'rtsched-plot a.json b.json -o m.png'
 check "rtsched-plot draws them (exit $rc)" bash -c "[ $rc -eq 0 ] && [ -s '$W/m.png' ]" || diag "$TMP/err"
+installed 'rtsched-migrate -q -t 3 -d 0.3 --trace-out t.dat && rtsched-analyse -q t.dat && rtsched-plot --timeline t.dat -o t.png'
+check "rtsched-migrate --trace-out, rtsched-analyse and rtsched-plot --timeline of its trace.dat (exit $rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -q '^Migrations' '$TMP/out' && [ -s '$W/t.png' ]" || diag "$TMP/err"
 installed 'rtsched-pi_stress -q -i 200'
 check "rtsched-pi_stress runs (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
 installed 'rtsched-batch --dry-run'

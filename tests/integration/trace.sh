@@ -104,20 +104,123 @@ t = json.load(open(sys.argv[1]))["runs"][0]["trace"]["threads"]
 print("# boosts:", [x["pi_boosts"] for x in t])
 sys.exit(0 if all(x["pi_boosts"] > 0 for x in t[:-1]) and t[-1]["pi_boosts"] == 0 else 1)' "$TMP/pb.json"
 
-# --trace-out: the events, in the documented format
-run_bounded 60 ./migrate -q -d 0.5 -t 3 --trace-out "$TMP/ev.trace" --json "$TMP/ev.json"
+# --trace-out: trace-cmd's trace.dat, which trace-cmd report reads
+run_bounded 60 ./migrate -q -d 0.5 -t 3 --trace-out "$TMP/ev.dat" --json "$TMP/ev.json"
 ok $rc "--trace-out runs"
-check "  the file starts with its format's name" grep -q '^# rtsched-trace/1' <(head -n1 "$TMP/ev.trace")
-check "  names the 3 benchmark threads" test "$(grep -c '^T ' "$TMP/ev.trace")" -eq 3
-check "  holds every sched_switch the analysis read" test "$(grep -c '^S ' "$TMP/ev.trace")" -eq \
-	"$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["trace"]["by_event"]["sched_switch"])' "$TMP/ev.json")"
-check "  every event line has its fields" awk '/^[SWUMP] / { n = ($1 == "S") ? 8 : ($1 == "M") ? 7 : 6; if (NF != n) exit 1 }' "$TMP/ev.trace"
+cp "$TMP/out" "$TMP/ev.out"
+check "  the file is a trace.dat" test "$(head -c 10 "$TMP/ev.dat" | tail -c 7)" = tracing
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -i "$TMP/ev.dat" >"$TMP/ev.report" 2>"$TMP/ev.report.err"
+	check "  trace-cmd report reads it (exit $?)" test -s "$TMP/ev.report"
+	n=$(grep -c ' sched_switch: ' "$TMP/ev.report")
+	check "  it holds every sched_switch the analysis read ($n)" test "$n" -ge \
+		"$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["trace"]["by_event"]["sched_switch"])' "$TMP/ev.json")"
+	check "  and the lock steps' markers" grep -q 'tracing_mark_write: thread 2 iter [0-9]*, took lock' "$TMP/ev.report"
+	check "  and a window marker per thread" test "$(grep -c 'tracing_mark_write: rtsched window: run 0 row' "$TMP/ev.report")" -eq 3
+else
+	ok 1 "trace-cmd is installed (scripts/install-deps)"
+fi
 
-# a buffer too small says so
-run_bounded 60 ./migrate -q -d 2 --trace --trace-buffer 64
-ok $rc "--trace-buffer 64 still runs"
+# analyse FILE: the same tables as --trace printed, from the file alone
+run_bounded 60 ./analyse "$TMP/ev.dat"
+ok $rc "analyse of the --trace-out file (exit $rc)"
+tables() { sed -n '/^Migrations/,$p' "$1"; }
+check "  prints the tables --trace printed" diff <(tables "$TMP/ev.out") <(tables "$TMP/out")
+check "  says where its rows come from" grep -q '^1 run of 3 threads, from the run.s window markers' "$TMP/out"
+run_bounded 60 ./analyse --name 'migrate*' --prio 1-3 --json "$TMP/an.json" "$TMP/ev.dat"
+ok $rc "analyse --name --prio (exit $rc)"
+check "  chose the 3 threads, lowest priority first" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("# tasks:", d["tasks"])
+sys.exit(0 if d["schema"] == "rtsched-analysis/1" and [t["rt_priority"] for t in d["tasks"]] == [1, 2, 3] and d["runs"][0]["trace"]["threads"][0]["migrations"]["proc"] is None else 1)' "$TMP/an.json"
+check "  and no /proc column it cannot know" bash -c "sed -n '/^Migrations/,/^\$/p' '$TMP/out' | grep -qE '^ +0: +[0-9]+ +- '"
+run_bounded 30 ./analyse --pid 1 "$TMP/ev.dat"
+check "analyse --pid of no task of the trace: exit 2 (got $rc), one line" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'no task of the trace matches' '$TMP/err'"
+run_bounded 30 ./analyse "$TMP/ev.json"
+check "analyse of a file that is not a trace.dat: exit 2 (got $rc), one line" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'is not a trace.dat' '$TMP/err'"
+run_bounded 30 ./analyse --events "$TMP/ev.dat"
+check "analyse --events: the rtsched-trace/1 text, with the run's 3 threads" \
+	bash -c "[ $rc -eq 0 ] && head -1 '$TMP/out' | grep -q '^# rtsched-trace/1' && [ \$(grep -c '^T ' '$TMP/out') -eq 3 ]"
+
+# a trace the user recorded (the top instance, extracted as trace-cmd
+# extract does) around a --trace run: the window markers go there too, and
+# analyse gives the run's tables
+top=$dir
+events="sched_switch sched_waking sched_wakeup sched_migrate_task sched_pi_setprio"
+if command -v trace-cmd >/dev/null && [ "$(cat $top/current_tracer)" = nop ] &&
+   ! grep -q 1 $(for e in $events; do echo $top/events/sched/$e/enable; done); then
+	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $top/trace_clock)
+	kb=$(cat $top/buffer_size_kb)
+	echo 4096 >$top/buffer_size_kb
+	echo mono >$top/trace_clock
+	: >$top/trace
+	for e in $events; do echo 1 >$top/events/sched/$e/enable; done
+	run_bounded 60 ./migrate -q -p -d 1 -t 3 --trace
+	cp "$TMP/out" "$TMP/own.out"
+	for e in $events; do echo 0 >$top/events/sched/$e/enable; done
+	(cd "$TMP" && trace-cmd extract -o "$TMP/top.dat" >/dev/null 2>&1)
+	echo "$clock" >$top/trace_clock
+	echo "$kb" >$top/buffer_size_kb
+	run_bounded 60 ./analyse "$TMP/top.dat"
+	ok $rc "analyse of the top instance's trace around a --trace run (exit $rc)"
+	# the same events in two buffers: the counts agree, the times by a few us
+	counts() { sed -n '/^Migrations/,/^$/p' "$1"; sed -n '/^Preempted/,$p' "$1" | awk '/^ +[0-9]+:/ { print $1, $2, $3, $4, $5, $6 }'; }
+	check "  the same migrations and preemptions, thread by thread" diff <(counts "$TMP/own.out") <(counts "$TMP/out")
+else
+	skip "the top trace instance is in use (a tracer or sched events on): not touched"
+fi
+
+# a run whose events are several times its buffers loses none: the recorder
+# drains them as the run goes
+run_bounded 60 ./migrate -q -d 5 -t 4 --trace-buffer 256 --trace-out "$TMP/long.dat" --json "$TMP/long.json"
+ok $rc "-d 5 --trace-buffer 256 runs (exit $rc)"
+size=$(stat -c %s "$TMP/long.dat" 2>/dev/null || echo 0)
+check "  its trace.dat ($size bytes) is over 4 times the buffers ($((256 * NCPUS)) KiB)" \
+	test "$size" -gt $((4 * 256 * 1024 * NCPUS))
+check "  and it lost no event" bash -c "! grep -q LOST '$TMP/out' && /usr/bin/python3 -c 'import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))[\"runs\"][0][\"trace\"][\"lost\"] == 0 else 1)' '$TMP/long.json'"
+
+# a recorder that stops draining (here: SIGSTOP for 3 s) loses events, and says so
+cat >"$TMP/stalled-trace-cmd" <<'EOF2'
+#!/bin/sh
+trace-cmd "$@" &
+pid=$!
+trap 'kill -INT $pid' INT TERM
+chrt -f 99 sh -c "sleep 0.5; pkill -STOP -g $$ -x trace-cmd; sleep 3; pkill -CONT -g $$ -x trace-cmd" &
+wait $pid
+wait $pid
+EOF2
+chmod +x "$TMP/stalled-trace-cmd"
+RTSCHED_TRACE_CMD=$TMP/stalled-trace-cmd run_bounded 60 ./migrate -q -d 3 --trace --trace-buffer 64
+ok $rc "a stalled recorder: the run still ends (exit $rc)"
 check "  and says that it lost events" grep -q '^trace: LOST [0-9]* events: the buffer was too small' "$TMP/out"
 check "  the instance is gone" test "$(instances)" -eq 0
+
+# no trace-cmd: exit 4 naming the package, before the run
+RTSCHED_TRACE_CMD=$TMP/no-such-trace-cmd run_bounded 30 ./migrate -q -d 0.2 --trace
+check "--trace without trace-cmd: exit 4 (got $rc), naming the package, no table" \
+	bash -c "[ $rc -eq 4 ] && grep -q 'is not installed (it records the events; Debian and Fedora: the trace-cmd package)' '$TMP/err' && [ ! -s '$TMP/out' ]"
+check "  the instance is gone" test "$(instances)" -eq 0
+
+# the static programs (a VM guest's: no libtracecmd, no trace-cmd) read the
+# instance after each run instead
+if [ -x static/migrate ]; then
+	run_bounded 60 env PATH=/nonexistent static/migrate -q -d 1 -r 2 --trace --json "$TMP/st.json"
+	ok $rc "static/migrate --trace, without trace-cmd in PATH (exit $rc)"
+	check "  traced migrations agree with /proc, both runs" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+m = [t["migrations"] for r in d["runs"] for t in r["trace"]["threads"]]
+print("# traced/proc:", [(x["traced"], x["proc"]) for x in m])
+sys.exit(0 if len(d["runs"]) == 2 and m and all(abs(x["traced"] - x["proc"]) <= 1 for x in m) else 1)' "$TMP/st.json"
+	check "  the instance is gone" test "$(instances)" -eq 0
+	run_bounded 30 static/migrate -q -d 0.2 --trace-out "$TMP/st.dat"
+	check "static/migrate --trace-out: exit 4 (got $rc), no trace.dat from this build" \
+		bash -c "[ $rc -eq 4 ] && grep -q 'this statically linked build writes no trace.dat' '$TMP/err' && [ ! -e '$TMP/st.dat' ]"
+else
+	skip "no static/migrate (make static)"
+fi
 
 # not root: tracefs is root's
 chmod 755 "$TMP"
@@ -128,7 +231,7 @@ check "  says tracefs needs root" grep -qE '^migrate: --trace: .*(tracefs needs 
 check "  and prints no table" test ! -s "$TMP/out"
 
 # scripts/plot --timeline draws the article's two pictures from --trace-out
-run_bounded 60 scripts/plot --timeline "$TMP/ev.trace" -o "$TMP/tl.png" --size 900x600 --window 0:200
+run_bounded 60 scripts/plot --timeline "$TMP/ev.dat" -o "$TMP/tl.png" --size 900x600 --window 0:200
 ok $rc "plot --timeline from --trace-out (exit $rc)"
 check "  is a PNG of 900 x 600" /usr/bin/python3 -c 'import struct, sys
 b = open(sys.argv[1], "rb").read(24)
@@ -138,7 +241,7 @@ printf 'R 0\nS 1 2 3\n' >>"$TMP/bad.trace"
 run_bounded 30 scripts/plot --timeline "$TMP/bad.trace" -o "$TMP/bad.png"
 ok $(( rc == 2 ? 0 : 1 )) "a broken trace file: exit 2"
 check "  one line naming the line" grep -qE "^plot: .*/bad.trace: line 3 is not a trace event: 'S 1 2 3'$" "$TMP/err"
-run_bounded 30 scripts/plot --timeline "$TMP/ev.trace" -o "$TMP/r1.png" --run 1
+run_bounded 30 scripts/plot --timeline "$TMP/ev.dat" -o "$TMP/r1.png" --run 1
 ok $(( rc == 2 ? 0 : 1 )) "a run the file does not have: exit 2"
 run_bounded 30 scripts/plot --timeline "$j" -o "$TMP/j.png"
 ok $(( rc == 2 ? 0 : 1 )) "a result file is not a trace: exit 2"

@@ -75,6 +75,7 @@ static void spin_parse(struct bench *b, int argc, char **argv)
 	b->coordinator_prio = 1 + cfg->nr_threads;
 	b->unit_ns = 100 * RT_NSEC_PER_USEC;
 	b->trace_buffer_kb = 1024;
+	b->trace_run_kb = 1024;
 }
 
 static void spin_header(const struct bench *b)

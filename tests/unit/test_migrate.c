@@ -98,13 +98,30 @@ TEST(trace_buffer_sizing)
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
 			       .duration_ns = 10 * RT_NSEC_PER_SEC, .cpus = cpus_of(2) };
 
-	/* 4096 + 4 threads x 11 s x 200 KiB / 2 CPUs */
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 11 * 200 / 2);
+	/* 4096 + 4 threads x 2 s x 200 KiB / 2 CPUs */
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
+	/* the run's length changes nothing: the recorder drains the buffer */
+	cfg.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
+	cfg.mode = &mig_lockstep;
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
+	cfg.nr_threads = 98;
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 98 * 2 * 200 / 2);
+	numa_free_cpumask(cfg.cpus);
+}
+
+TEST(trace_run_sizing)
+{
+	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
+			       .duration_ns = 10 * RT_NSEC_PER_SEC, .cpus = cpus_of(2) };
+
+	/* the static programs' whole run: 4096 + 4 threads x 11 s x 200 KiB / 2 CPUs */
+	EXPECT_EQ(mig_trace_run_kb(&cfg), 4096 + 4 * 11 * 200 / 2);
 	cfg.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
 	cfg.nr_threads = 98;
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 * 1024);	/* the cap: 1 GiB per CPU */
+	EXPECT_EQ(mig_trace_run_kb(&cfg), 1024 * 1024);	/* the cap: 1 GiB per CPU */
 	cfg.mode = &mig_lockstep;
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 8192);		/* runs of loops: 8 MiB */
+	EXPECT_EQ(mig_trace_run_kb(&cfg), 8192);		/* runs of loops: 8 MiB */
 	numa_free_cpumask(cfg.cpus);
 }
 

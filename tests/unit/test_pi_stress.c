@@ -101,15 +101,38 @@ TEST(trace_buffer_sizing)
 
 	cfg.nr_groups = 1;
 	cfg.duration_ns = 2 * RT_NSEC_PER_SEC;
-	/* 3 s of 40 MiB on the group's CPU */
-	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 3 * 40 * 1024);
-	/* -i 50000 takes about a second, whatever the duration */
+	/* 2 s of 40 MiB on the group's CPU */
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
+	/* the run's length changes nothing: the recorder drains the buffer */
+	cfg.duration_ns = 3600 * RT_NSEC_PER_SEC;
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
 	cfg.inversions = 50000;
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
 	/* with -u the groups share one CPU's buffer; at most 256 MiB */
 	cfg.inversions = 0;
 	cfg.uniprocessor = true;
 	cfg.nr_groups = 3;
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 3 * 2 * 40 * 1024);
+	cfg.nr_groups = 4;
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 256 * 1024);
+	numa_free_cpumask(cfg.cpus);
+}
+
+TEST(trace_run_sizing)
+{
+	struct pis_cfg cfg = cfg_of(2);
+
+	cfg.nr_groups = 1;
+	cfg.duration_ns = 2 * RT_NSEC_PER_SEC;
+	/* the static programs' whole run: 3 s of 40 MiB on the group's CPU */
+	EXPECT_EQ(pis_trace_run_kb(&cfg), 4096 + 3 * 40 * 1024);
+	/* -i 50000 takes about a second, whatever the duration */
+	cfg.inversions = 50000;
+	EXPECT_EQ(pis_trace_run_kb(&cfg), 4096 + 2 * 40 * 1024);
+	/* with -u the groups share one CPU's buffer; at most 256 MiB */
+	cfg.inversions = 0;
+	cfg.uniprocessor = true;
+	cfg.nr_groups = 3;
+	EXPECT_EQ(pis_trace_run_kb(&cfg), 256 * 1024);
 	numa_free_cpumask(cfg.cpus);
 }

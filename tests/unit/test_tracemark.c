@@ -18,7 +18,7 @@ int main(void)
 	rt_tracemark("nothing %d", 1);
 	tap_ok(1, "a marker while off is a no-op");
 
-	ret = rt_tracemark_open();
+	ret = rt_tracemark_open(NULL);
 	if (ret) {
 		tap_skip("no writable trace_marker here (%d): markers stay off", ret);
 		tap_ok(!rt_tracemark_enabled(), "  and say so");

@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * analyse: what --trace says, of any trace.dat. An rtsched run's own file
+ * (--trace-out) names its runs and threads in its window markers, and gets
+ * the tables --trace printed; a trace recorded by trace-cmd around any
+ * workload gets them for the tasks chosen by pid, name or SCHED_FIFO
+ * priority, over the whole trace.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "output.h"
+#include "result.h"
+#include "rt_clock.h"
+#include "rt_tracedat.h"
+#include "trace.h"
+
+#define ANALYSIS_SCHEMA "rtsched-analysis/1"
+#define MAX_PIDS 4096
+
+enum { OPT_PID = 1000, OPT_NAME, OPT_PRIO, OPT_BUFFER, OPT_JSON, OPT_EVENTS };
+
+static const struct option long_options[] = {
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "prio", required_argument, NULL, OPT_PRIO },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "events", no_argument, NULL, OPT_EVENTS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct config {
+	const char *file;
+	const char *buffer;		/* --buffer, or NULL */
+	pid_t pids[MAX_PIDS];		/* --pid */
+	size_t npids;
+	const char *name;		/* --name PATTERN */
+	int prio_lo, prio_hi;		/* --prio, SCHED_FIFO; 0: not given */
+	const char *json;
+	bool events, quiet;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s [options] FILE\n"
+		"The analysis of --trace (migrations by cause, preemptions, wake-up latencies)\n"
+		"of a trace.dat: an rtsched run's own (--trace-out), whose threads and runs\n"
+		"its markers name, or any trace-cmd recording, for the tasks chosen below\n"
+		"(all three narrow the choice; the tasks' events over the whole trace).\n"
+		"\n"
+		"      --pid LIST         these pids (thread ids): 123,125-130\n"
+		"      --name PATTERN     tasks whose name matches (shell pattern: 'migrate*')\n"
+		"      --prio LO[-HI]     tasks of these SCHED_FIFO/RR priorities, 1-99 (their\n"
+		"                         own, not a priority-inheritance boost)\n"
+		"      --buffer NAME      the trace instance's buffer to read (default: the top\n"
+		"                         one if it holds events, else the first that does)\n"
+		"      --json FILE        write the result file (- for stdout); FILE must not\n"
+		"                         exist\n"
+		"      --events           write the chosen runs' events as text\n"
+		"                         (rtsched-trace/1, for scripts/plot --timeline) instead\n"
+		"                         of the tables\n"
+		"  -q, --quiet            the tables only\n"
+		"  -h, --help             show this help and exit\n"
+		"  -V, --version          show the version and exit\n"
+		"\n"
+		"Exit status: 0 analysed, 2 bad usage or input (a file that is not a\n"
+		"trace.dat, no such task), 3 a write failed.\n",
+		cli_prog());
+}
+
+/* 123,125-130 */
+static void parse_pids(struct config *cfg, const char *arg)
+{
+	static const struct rt_optspec spec = { "--pid", RT_OPT_INT, 1, 4194304, 0 };
+	char *copy = strdup(arg), *tok, *save = NULL, *dash;
+	int64_t lo, hi, p;
+
+	if (!copy)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash = 0;
+		lo = cli_opt(&spec, tok);
+		hi = dash ? cli_opt(&spec, dash + 1) : lo;
+		if (hi < lo || hi - lo >= MAX_PIDS)
+			cli_die(EXIT_USAGE, "invalid --pid '%s': expected pids or ranges LO-HI, "
+				"at most %d in all", arg, MAX_PIDS);
+		for (p = lo; p <= hi; p++) {
+			if (cfg->npids == MAX_PIDS)
+				cli_die(EXIT_USAGE, "invalid --pid '%s': at most %d pids", arg,
+					MAX_PIDS);
+			cfg->pids[cfg->npids++] = (pid_t)p;
+		}
+	}
+	free(copy);
+	if (!cfg->npids)
+		cli_die(EXIT_USAGE, "invalid --pid '%s': expected pids or ranges LO-HI", arg);
+}
+
+static void parse_prio(struct config *cfg, const char *arg)
+{
+	static const struct rt_optspec spec = { "--prio", RT_OPT_INT, 1, 99, 0 };
+	char *copy = strdup(arg), *dash;
+
+	if (!copy)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	dash = strchr(copy, '-');
+	if (dash)
+		*dash = 0;
+	cfg->prio_lo = (int)cli_opt(&spec, copy);
+	cfg->prio_hi = dash ? (int)cli_opt(&spec, dash + 1) : cfg->prio_lo;
+	free(copy);
+	if (cfg->prio_hi < cfg->prio_lo)
+		cli_die(EXIT_USAGE, "invalid --prio '%s': expected LO-HI with LO <= HI, 1-99", arg);
+}
+
+static void parse(struct config *cfg, int argc, char **argv)
+{
+	static const char short_options[] = ":qhV";
+	int c;
+
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_PID:
+			parse_pids(cfg, optarg);
+			break;
+		case OPT_NAME:
+			if (!*optarg)
+				cli_die(EXIT_USAGE, "invalid --name '': expected a task name or pattern");
+			cfg->name = optarg;
+			break;
+		case OPT_PRIO:
+			parse_prio(cfg, optarg);
+			break;
+		case OPT_BUFFER:
+			cfg->buffer = optarg;
+			break;
+		case OPT_JSON:
+			cfg->json = optarg;
+			break;
+		case OPT_EVENTS:
+			cfg->events = true;
+			break;
+		case 'q':
+			cfg->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_RAN);
+		case 'V':
+			printf("%s (rtsched) %s\n", cli_prog(), RT_VERSION);
+			exit(EXIT_RAN);
+		default:
+			cli_bad_option(c, argv, short_options);
+		}
+	}
+	if (optind == argc)
+		cli_die(EXIT_USAGE, "no trace.dat given; see %s --help", cli_prog());
+	if (optind + 1 < argc)
+		cli_die(EXIT_USAGE, "unexpected argument '%s': one trace.dat at a time",
+			argv[optind + 1]);
+	cfg->file = argv[optind];
+	if (cfg->events && cfg->json && !strcmp(cfg->json, "-"))
+		cli_die(EXIT_USAGE, "invalid --json '-': --events writes to standard output");
+}
+
+/* What the first pass learns: the window markers, the tasks and their priorities. */
+struct task {
+	pid_t pid;
+	int prio;			/* the kernel's: its lowest RT one (PI boosts pass), else any */
+};
+
+struct survey {
+	struct rt_tracedat_window *win;
+	size_t nwin, capwin;
+	struct task *tasks;		/* open addressing by pid; pid 0: empty */
+	size_t ntasks, cap;
+	uint64_t first, last, events;
+};
+
+static int note_task(struct survey *s, pid_t pid, int prio)
+{
+	size_t i;
+
+	if (pid <= 0)
+		return 0;
+	if (2 * (s->ntasks + 1) > s->cap) {
+		struct survey old = *s;
+		size_t cap = s->cap ? 2 * s->cap : 1024, k;
+
+		s->tasks = calloc(cap, sizeof(*s->tasks));
+		if (!s->tasks)
+			return -ENOMEM;
+		s->cap = cap;
+		s->ntasks = 0;
+		for (k = 0; k < old.cap; k++)
+			if (old.tasks[k].pid)
+				note_task(s, old.tasks[k].pid, old.tasks[k].prio);
+		free(old.tasks);
+	}
+	for (i = (size_t)pid * 2654435761U % s->cap; s->tasks[i].pid; i = (i + 1) % s->cap) {
+		if (s->tasks[i].pid == pid) {
+			int *cur = &s->tasks[i].prio;
+
+			if (prio < RT_PRIO_RT_MAX && (*cur >= RT_PRIO_RT_MAX || prio > *cur))
+				*cur = prio;
+			return 0;
+		}
+	}
+	s->tasks[i] = (struct task){ pid, prio };
+	s->ntasks++;
+	return 0;
+}
+
+static int survey_event(const struct rt_sev *e, void *ctx)
+{
+	struct survey *s = ctx;
+	int ret;
+
+	if (!s->events++)
+		s->first = e->ts;
+	s->last = e->ts;
+	ret = note_task(s, e->pid, e->type == RT_SEV_PI ? 140 : e->prio);
+	if (!ret && e->type == RT_SEV_SWITCH)
+		ret = note_task(s, e->pid2, e->prio2);
+	return ret;
+}
+
+static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void *ctx)
+{
+	struct survey *s = ctx;
+	struct rt_tracedat_window w;
+
+	(void)ts;
+	(void)cpu;
+	(void)pid;
+	if (rt_tracedat_window(text, &w) || w.run < 0 || w.row > 65536)
+		return 0;
+	if (s->nwin == s->capwin) {
+		size_t cap = s->capwin ? 2 * s->capwin : 64;
+		struct rt_tracedat_window *n = realloc(s->win, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->win = n;
+		s->capwin = cap;
+	}
+	s->win[s->nwin++] = w;
+	return 0;
+}
+
+/* The tables' rows: per run, its threads' windows. */
+struct rows {
+	struct bench_trace_span *spans;
+	struct bench_window *windows;	/* nruns x n */
+	struct bench_trace_run *runs;
+	size_t nruns, n;
+	bool have_proc;
+	const char *how;		/* how the rows were chosen, for the header */
+};
+
+static void alloc_rows(struct rows *rw)
+{
+	rw->spans = calloc(rw->nruns, sizeof(*rw->spans));
+	rw->windows = calloc(rw->nruns * rw->n, sizeof(*rw->windows));
+	rw->runs = calloc(rw->nruns, sizeof(*rw->runs));
+	if (!rw->spans || !rw->windows || !rw->runs)
+		cli_die(EXIT_SYSCALL, "out of memory");
+}
+
+/* An rtsched file: its runs and rows from the window markers. */
+static void rows_of_markers(const struct config *cfg, const struct survey *s, struct rows *rw)
+{
+	size_t i, r;
+
+	for (i = 0; i < s->nwin; i++) {
+		if ((size_t)s->win[i].run + 1 > rw->nruns)
+			rw->nruns = (size_t)s->win[i].run + 1;
+		if (s->win[i].row + 1 > rw->n)
+			rw->n = s->win[i].row + 1;
+	}
+	if (rw->nruns * rw->n != s->nwin)
+		cli_die(EXIT_USAGE, "%s: its rtsched window markers are incomplete (%zu for %zu "
+			"runs of %zu threads): choose the tasks with --pid, --name or --prio",
+			cfg->file, s->nwin, rw->nruns, rw->n);
+	alloc_rows(rw);
+	for (i = 0; i < s->nwin; i++) {
+		const struct rt_tracedat_window *w = &s->win[i];
+
+		rw->windows[(size_t)w->run * rw->n + w->row] = (struct bench_window){
+			w->tid, w->start, w->end, w->proc_migrations };
+	}
+	for (r = 0; r < rw->nruns; r++) {
+		struct bench_window *w = &rw->windows[r * rw->n];
+
+		rw->spans[r] = (struct bench_trace_span){ w, w[0].start, w[0].end, &rw->runs[r] };
+		for (i = 0; i < rw->n; i++) {
+			if (!w[i].tid)
+				cli_die(EXIT_USAGE, "%s: run %zu has no window marker for row %zu",
+					cfg->file, r, i);
+			if (w[i].start < rw->spans[r].start_ns)
+				rw->spans[r].start_ns = w[i].start;
+			if (w[i].end > rw->spans[r].end_ns)
+				rw->spans[r].end_ns = w[i].end;
+		}
+	}
+	rw->have_proc = true;
+	rw->how = "the run's window markers";
+}
+
+static bool chosen(const struct config *cfg, struct rt_tracedat *d, const struct task *t)
+{
+	const char *comm;
+	size_t i;
+	bool hit = !cfg->npids;
+
+	for (i = 0; i < cfg->npids && !hit; i++)
+		hit = cfg->pids[i] == t->pid;
+	if (!hit)
+		return false;
+	if (cfg->prio_lo && (t->prio >= RT_PRIO_RT_MAX || 99 - t->prio < cfg->prio_lo ||
+			     99 - t->prio > cfg->prio_hi))
+		return false;
+	comm = rt_tracedat_comm(d, t->pid);
+	return !cfg->name || (comm && !fnmatch(cfg->name, comm, 0));
+}
+
+/* Lowest SCHED_FIFO priority first, as the benchmarks' tables go; then by pid. */
+static int by_prio(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return y->prio - x->prio;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Any trace: the chosen tasks, over the whole of it. */
+static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
+			   const struct survey *s, struct rows *rw, struct task **picked)
+{
+	struct task *p = calloc(s->ntasks + 1, sizeof(*p));
+	size_t i, n = 0;
+
+	if (!p)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	for (i = 0; i < s->cap; i++)
+		if (s->tasks[i].pid && chosen(cfg, d, &s->tasks[i]))
+			p[n++] = s->tasks[i];
+	if (!n)
+		cli_die(EXIT_USAGE, "%s: no task of the trace matches the choice (%s%s%s%s%s)",
+			cfg->file, cfg->npids ? "--pid " : "", cfg->name ? "--name " : "",
+			cfg->name ? cfg->name : "", cfg->name && cfg->prio_lo ? " " : "",
+			cfg->prio_lo ? "--prio" : "");
+	qsort(p, n, sizeof(*p), by_prio);
+	rw->nruns = 1;
+	rw->n = n;
+	alloc_rows(rw);
+	for (i = 0; i < n; i++)
+		rw->windows[i] = (struct bench_window){ p[i].pid, (int64_t)s->first,
+							(int64_t)s->last, 0 };
+	rw->spans[0] = (struct bench_trace_span){ rw->windows, (int64_t)s->first,
+						  (int64_t)s->last, &rw->runs[0] };
+	rw->have_proc = false;
+	rw->how = "the choice";
+	*picked = p;
+}
+
+static void survey_file(const struct config *cfg, struct survey *s, char **buffer)
+{
+	static const struct rt_tracedat_ops ops = { .event = survey_event,
+						    .marker = survey_marker };
+	struct rt_tracedat *d;
+	char err[512];
+	int ret;
+
+	ret = rt_tracedat_open(&d, cfg->file, cfg->buffer, err, sizeof(err));
+	if (ret)
+		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s", err);
+	ret = rt_tracedat_walk(d, &ops, s);
+	if (ret)
+		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s: reading its events: %s",
+			cfg->file, strerror(-ret));
+	*buffer = strdup(rt_tracedat_buffer(d));
+	if (!*buffer)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	rt_tracedat_close(d);
+}
+
+static void print_header(const struct config *cfg, const char *buffer, const struct survey *s,
+			 const struct rows *rw, const struct task *picked, struct rt_tracedat *d)
+{
+	size_t i;
+
+	printf("%s: %s%s%s%s, %llu scheduler events over %.3f s\n", cli_prog(), cfg->file,
+	       *buffer ? " (buffer " : "", buffer, *buffer ? ")" : "",
+	       (unsigned long long)s->events, (double)(s->last - s->first) / 1e9);
+	if (!picked) {
+		printf("%zu run%s of %zu threads, from %s\n", rw->nruns, rw->nruns > 1 ? "s" : "",
+		       rw->n, rw->how);
+		return;
+	}
+	printf("%zu task%s from %s, over the whole trace:\n", rw->n, rw->n > 1 ? "s" : "",
+	       rw->how);
+	for (i = 0; i < rw->n; i++) {
+		const char *comm = rt_tracedat_comm(d, picked[i].pid);
+
+		printf("%10zu: pid %d %s", i, (int)picked[i].pid, comm ? comm : "<unknown>");
+		if (picked[i].prio < RT_PRIO_RT_MAX)
+			printf(", SCHED_FIFO/RR %d\n", 99 - picked[i].prio);
+		else
+			printf(", not RT\n");
+	}
+}
+
+static void write_json(const struct config *cfg, struct bench_result *res, const char *buffer,
+		       const struct rows *rw, const struct task *picked, struct rt_tracedat *d,
+		       int argc, char **argv)
+{
+	struct rt_json *j = &res->j;
+	size_t i;
+	int a;
+
+	if (!cfg->json)
+		return;
+	rt_json_init(j, res->out.f);
+	rt_json_object(j, NULL);
+	rt_json_str(j, "schema", ANALYSIS_SCHEMA);
+	rt_json_str(j, "tool", cli_prog());
+	rt_json_str(j, "version", RT_VERSION);
+	rt_json_array(j, "command_line");
+	for (a = 0; a < argc; a++)
+		rt_json_str(j, NULL, argv[a]);
+	rt_json_end(j);
+	rt_json_str(j, "file", cfg->file);
+	rt_json_str(j, "buffer", buffer);
+	rt_json_str(j, "rows_from", picked ? "choice" : "markers");
+	rt_json_array(j, "tasks");
+	for (i = 0; picked && i < rw->n; i++) {
+		const char *comm = rt_tracedat_comm(d, picked[i].pid);
+
+		rt_json_object(j, NULL);
+		rt_json_uint(j, "task", i);
+		rt_json_int(j, "pid", picked[i].pid);
+		if (comm)
+			rt_json_str(j, "comm", comm);
+		else
+			rt_json_null(j, "comm");
+		rt_json_int_or_null(j, "rt_priority", 99 - picked[i].prio,
+				    picked[i].prio < RT_PRIO_RT_MAX);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	rt_json_array(j, "runs");
+	for (i = 0; i < rw->nruns; i++) {
+		rt_json_object(j, NULL);
+		bench_trace_json(j, &rw->runs[i]);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	bench_result_commit(res, EXIT_RAN);
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg = { 0 };
+	struct survey s = { 0 };
+	struct rows rw = { 0 };
+	struct bench_result res = { 0 };
+	const struct bench_trace_run **runs;
+	struct task *picked = NULL;
+	struct rt_tracedat *d;
+	char *buffer, err[512];
+	int64_t t0;
+	size_t r;
+	int ret;
+
+	cli_init("analyse");
+	parse(&cfg, argc, argv);
+	if (cfg.json)
+		bench_result_open(&res, cfg.json);
+	t0 = rt_now_ns(CLOCK_MONOTONIC);
+	survey_file(&cfg, &s, &buffer);
+	/* names and priorities for the choice and the header */
+	ret = rt_tracedat_open(&d, cfg.file, buffer, err, sizeof(err));
+	if (ret)
+		cli_die(EXIT_USAGE, "%s", err);
+	if (!cfg.npids && !cfg.name && !cfg.prio_lo) {
+		if (!s.nwin)
+			cli_die(EXIT_USAGE, "%s has no rtsched window markers (it is not a run's "
+				"--trace-out): choose the tasks with --pid, --name or --prio",
+				cfg.file);
+		rows_of_markers(&cfg, &s, &rw);
+	} else {
+		rows_of_choice(&cfg, d, &s, &rw, &picked);
+	}
+	if (cfg.events)
+		bench_trace_text_header(stdout);
+	ret = bench_trace_analyse_file(cfg.file, buffer, rw.spans, rw.nruns, rw.n, rw.have_proc,
+				       cfg.events ? stdout : NULL, err, sizeof(err));
+	if (ret)
+		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s", err);
+	rw.runs[0].analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
+	if (!cfg.events) {
+		if (!cfg.quiet)
+			print_header(&cfg, buffer, &s, &rw, picked, d);
+		runs = calloc(rw.nruns, sizeof(*runs));
+		if (!runs)
+			cli_die(EXIT_SYSCALL, "out of memory");
+		for (r = 0; r < rw.nruns; r++)
+			runs[r] = &rw.runs[r];
+		bench_trace_print(runs, rw.nruns);
+		free(runs);
+	}
+	write_json(&cfg, &res, buffer, &rw, picked, d, argc, argv);
+	for (r = 0; r < rw.nruns; r++)
+		bench_trace_free(&rw.runs[r]);
+	rt_tracedat_close(d);
+	free(rw.spans);
+	free(rw.windows);
+	free(rw.runs);
+	free(picked);
+	free(s.tasks);
+	free(s.win);
+	free(buffer);
+	cli_exit(EXIT_RAN);
+}

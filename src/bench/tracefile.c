@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The analysis of a trace.dat, run by run: each run's threads within their
+ * windows, fed the events of the run's span one at a time (rt_sched_walk),
+ * and, when asked, the events written out in the rtsched-trace/1 text
+ * format that scripts/plot --timeline draws.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_tracedat.h"
+#include "trace.h"
+
+#define PF_KTHREAD 0x00200000
+#define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64 bits */
+
+/* Kernel threads' names, for a task /proc no longer knows (a trace read later). */
+static bool kthread_name(const char *comm)
+{
+	static const char *const prefixes[] = { "kworker/", "ksoftirqd/", "migration/", "rcu",
+						"watchdog/", "irq/", "cpuhp/", "kthreadd",
+						"idle_inject/", "khugepaged", "kswapd", "kcompactd" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(comm, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/**
+ * bench_trace_classify - who a preemptor was: a kernel thread or another task
+ * @ctx: the struct rt_tracedat the pid comes from (its name there), or NULL
+ *
+ * Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field),
+ * believed when /proc's task has the trace's name; a task that is gone (or
+ * another by now) is told by its name.
+ */
+enum rt_preemptor bench_trace_classify(pid_t pid, void *ctx)
+{
+	const char *comm = ctx ? rt_tracedat_comm(ctx, pid) : NULL;
+	char path[64], buf[1024], *p, *name;
+	unsigned long flags;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	p = f && fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	if (f)
+		fclose(f);
+	name = p ? strchr(buf, '(') : NULL;
+	if (name)
+		*p = 0;
+	if (!name || (comm && strcmp(comm, name + 1)))
+		return comm && kthread_name(comm) ? RT_BY_KTHREAD : RT_BY_OTHER;
+	*p = ')';
+	/* after "pid (comm)": state ppid pgrp session tty_nr tpgid flags */
+	for (i = 0; p && i < 7; i++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return RT_BY_OTHER;
+	flags = strtoul(p + 1, NULL, 10);
+	return flags & PF_KTHREAD ? RT_BY_KTHREAD : RT_BY_OTHER;
+}
+
+/**
+ * bench_trace_text_header - the comment lines that start an rtsched-trace/1 text
+ */
+void bench_trace_text_header(FILE *f)
+{
+	fprintf(f, "# rtsched-trace/1: scheduler events of a benchmark run, one per line.\n"
+		   "# Times in ns of the trace's clock; priorities are the kernel's (0-99 RT, 0\n"
+		   "# the highest). R run; T tid task; C pid comm; then per event, after time\n"
+		   "# and CPU:\n"
+		   "# S prev_pid prev_prio prev_state next_pid next_prio   (sched_switch)\n"
+		   "# W pid prio target_cpu (sched_waking)   U pid prio target_cpu (sched_wakeup)\n"
+		   "# M pid prio orig_cpu dest_cpu (sched_migrate_task)\n"
+		   "# P pid oldprio newprio (sched_pi_setprio)\n");
+}
+
+struct analysis {
+	struct bench_trace_span *spans;
+	struct rt_sched_walk **walks;
+	size_t nruns, n, cur;
+	struct rt_tracedat *d;
+	FILE *out;			/* the events in text, or NULL */
+	size_t out_run;			/* the run whose header was written, or nruns */
+	unsigned char *named;		/* pids whose C line this run has, a bit each */
+};
+
+/* The run whose span holds @ts, or nruns; the events come in time order. */
+static size_t run_of(struct analysis *a, uint64_t ts)
+{
+	while (a->cur < a->nruns && ts > (uint64_t)a->spans[a->cur].end_ns)
+		a->cur++;
+	if (a->cur < a->nruns && ts >= (uint64_t)a->spans[a->cur].start_ns)
+		return a->cur;
+	return a->nruns;
+}
+
+static void name_pid(struct analysis *a, int32_t pid)
+{
+	const char *comm;
+
+	if (pid < 0 || pid >= PID_LIMIT || a->named[pid / 8] & (1 << (pid % 8)))
+		return;
+	a->named[pid / 8] |= (unsigned char)(1 << (pid % 8));
+	comm = rt_tracedat_comm(a->d, pid);
+	fprintf(a->out, "C %d %s\n", pid, comm ? comm : "");
+}
+
+/* rtsched-trace/1: the run, its threads, each task's name once, the events. */
+static void write_event(struct analysis *a, size_t r, const struct rt_sev *e)
+{
+	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
+	size_t i;
+
+	if (a->out_run != r) {
+		a->out_run = r;
+		memset(a->named, 0, PID_LIMIT / 8);
+		fprintf(a->out, "R %zu\n", r);
+		for (i = 0; i < a->n; i++)
+			fprintf(a->out, "T %d %zu\n", (int)a->spans[r].threads[i].tid, i);
+	}
+	name_pid(a, e->pid);
+	if (e->type == RT_SEV_SWITCH)
+		name_pid(a, e->pid2);
+	fprintf(a->out, "%c %llu %d %d %d", letter[e->type], (unsigned long long)e->ts, e->cpu,
+		e->pid, e->prio);
+	if (e->type == RT_SEV_SWITCH)
+		fprintf(a->out, " %lld %d %d\n", (long long)e->arg, e->pid2, e->prio2);
+	else if (e->type == RT_SEV_MIGRATE)
+		fprintf(a->out, " %lld %d\n", (long long)e->arg, e->arg2);
+	else if (e->type == RT_SEV_PI)
+		fprintf(a->out, " %d\n", e->prio2);
+	else
+		fprintf(a->out, " %lld\n", (long long)e->arg);
+}
+
+static int feed(const struct rt_sev *e, void *ctx)
+{
+	struct analysis *a = ctx;
+	size_t r = run_of(a, e->ts);
+	struct bench_trace_run *run;
+
+	if (r == a->nruns)
+		return 0;
+	run = a->spans[r].out;
+	run->events++;
+	run->count[e->type]++;
+	if (a->out)
+		write_event(a, r, e);
+	return rt_sched_walk_feed(a->walks[r], e);
+}
+
+/* Dropped before @ts: the run under way then, or the one before. */
+static void lost(uint64_t ts, int cpu, long long n, void *ctx)
+{
+	struct analysis *a = ctx;
+	size_t r = run_of(a, ts);
+
+	(void)cpu;
+	if (r == a->nruns)
+		r = a->cur ? a->cur - 1 : 0;
+	a->spans[r].out->lost += n > 0 ? (uint64_t)n : 1;
+}
+
+/* Each run's tasks, from its threads' windows, and its walk. */
+static int prepare(struct analysis *a, bool have_proc)
+{
+	size_t r;
+
+	for (r = 0; r < a->nruns; r++) {
+		struct bench_trace_run *run = a->spans[r].out;
+
+		if (bench_trace_run_init(run, a->spans[r].threads, a->n, have_proc))
+			return -ENOMEM;
+		a->walks[r] = rt_sched_walk_new(run->tasks, a->n, bench_trace_classify, a->d);
+		if (!a->walks[r])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void analysis_free(struct analysis *a)
+{
+	size_t r;
+
+	for (r = 0; a->walks && r < a->nruns; r++)
+		rt_sched_walk_free(a->walks[r]);
+	free(a->walks);
+	free(a->named);
+}
+
+static int analysis_init(struct analysis *a, bool have_proc, char *err, size_t len)
+{
+	int ret;
+
+	a->out_run = a->nruns;
+	a->walks = calloc(a->nruns, sizeof(*a->walks));
+	a->named = a->out ? calloc(PID_LIMIT / 8, 1) : NULL;
+	ret = a->walks && (!a->out || a->named) ? prepare(a, have_proc) : -ENOMEM;
+	if (ret)
+		snprintf(err, len, "out of memory");
+	return ret;
+}
+
+/**
+ * bench_trace_analyse_file - analyse the trace.dat @path (its buffer @buffer,
+ * NULL: the one with events) for @nruns runs of @n threads each
+ * @have_proc: the windows carry /proc's migrations
+ * @out: where to write the events of the spans in text (rtsched-trace/1), or NULL
+ *
+ * Each run's results go to spans[r].out (bench_trace_free() frees them).
+ *
+ * Returns 0, or a negative errno with @err saying what failed.
+ */
+int bench_trace_analyse_file(const char *path, const char *buffer,
+			     struct bench_trace_span *spans, size_t nruns, size_t n, bool have_proc,
+			     FILE *out, char *err, size_t len)
+{
+	static const struct rt_tracedat_ops ops = { .event = feed, .lost = lost };
+	struct analysis a = { .spans = spans, .nruns = nruns, .n = n, .out = out };
+	int ret;
+
+	ret = rt_tracedat_open(&a.d, path, buffer, err, len);
+	if (!ret)
+		ret = analysis_init(&a, have_proc, err, len);
+	if (!ret) {
+		ret = rt_tracedat_walk(a.d, &ops, &a);
+		if (ret)
+			snprintf(err, len, "analysing the events of %s: %s", path, strerror(-ret));
+	}
+	analysis_free(&a);
+	rt_tracedat_close(a.d);
+	return ret;
+}
+
+/**
+ * bench_trace_analyse_live - analyse the run @span from the live instance
+ * @instance (the static programs: read after each run, in memory)
+ *
+ * Returns 0, or a negative errno with @err saying what failed.
+ */
+int bench_trace_analyse_live(const char *instance, struct bench_trace_span *span, size_t n,
+			     char *err, size_t len)
+{
+	static const struct rt_tracedat_ops ops = { .event = feed, .lost = lost };
+	struct analysis a = { .spans = span, .nruns = 1, .n = n };
+	int ret;
+
+	ret = analysis_init(&a, true, err, len);
+	if (!ret)
+		ret = rt_tracelive_walk(instance, &ops, &a, err, len);
+	analysis_free(&a);
+	return ret;
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace-cmd record as the benchmark's recorder: a child process of the
+ * ordinary scheduling class, in a process group of its own, that splices a
+ * trace instance's buffers to a file while the run goes and writes the
+ * trace.dat when told to stop (SIGINT).
+ *
+ * Its options: -d leaves the function tracer and /proc/sys/kernel/ftrace_enabled
+ * alone (a write of it is refused on some virtual machines, and nothing here
+ * uses the function tracer); -k leaves the instance as it is at the end (its
+ * owner removes it; the reset would write set_ftrace_filter, refused there
+ * too); --no-filter keeps the recorder's own pids in the events (its default
+ * filter, common_pid != recorder, would hide the switches from the recorder
+ * to a benchmark thread); -C mono, the benchmark's clock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "rt_recorder.h"
+
+#define READY_TIMEOUT_NS (10LL * 1000000000)
+#define POLL_NS (5 * 1000000)
+#define MAX_ARGS 64
+
+struct rt_recorder {
+	pid_t pid;
+	int err_fd;	/* its standard error, a memfd */
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, POLL_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+/* What the recorder said on standard error, on one line: "a; b" */
+static void said(const struct rt_recorder *r, char *buf, size_t len)
+{
+	ssize_t n = pread(r->err_fd, buf, len - 1, 0);
+	size_t i, o = 0;
+
+	buf[n > 0 ? n : 0] = 0;
+	for (i = 0; buf[i]; i++) {
+		if (buf[i] == '\n') {
+			if (o && buf[i + 1] && buf[o - 1] != ' ')
+				buf[o++] = ';', buf[o++] = ' ';
+			continue;
+		}
+		if (buf[i] == ' ' && (!o || buf[o - 1] == ' '))
+			continue;
+		buf[o++] = buf[i];
+	}
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = 0;
+}
+
+/* The status of a recorder that ended, in words, with what it said. */
+static void ended(const struct rt_recorder *r, int status, char *err, size_t len)
+{
+	char text[512];
+
+	said(r, text, sizeof(text));
+	if (WIFEXITED(status))
+		snprintf(err, len, "trace-cmd record exited with status %d%s%s", WEXITSTATUS(status),
+			 *text ? ": " : "", text);
+	else
+		snprintf(err, len, "trace-cmd record was killed by signal %d%s%s", WTERMSIG(status),
+			 *text ? ": " : "", text);
+}
+
+/* In the child: become the recorder, or write errno to @fd and leave. */
+static void child(const struct rt_recorder *r, pid_t parent, char *const *argv, int fd)
+{
+	struct sched_param sp = { 0 };
+	sigset_t none;
+	int e, null = open("/dev/null", O_RDWR);
+
+	/* its own group: the terminal's ^C is the benchmark's to handle */
+	setpgid(0, 0);
+	/* the benchmark gone, however: the recorder finishes the file and ends */
+	prctl(PR_SET_PDEATHSIG, SIGINT);
+	if (getppid() != parent)
+		_exit(0);
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	dup2(r->err_fd, STDERR_FILENO);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * Start it, and learn whether exec found it: the pipe closes on exec, or
+ * brings exec's errno.
+ */
+static int spawn(struct rt_recorder *r, char *const *argv, char *err, size_t len)
+{
+	pid_t parent = getpid();
+	int fds[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(err, len, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	r->pid = fork();
+	if (r->pid < 0) {
+		e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(err, len, "fork: %s", strerror(e));
+		return -e;
+	}
+	if (!r->pid)
+		child(r, parent, argv, fds[1]);
+	setpgid(r->pid, r->pid);	/* either side first: kill(-pid) reaches it */
+	close(fds[1]);
+	do
+		n = read(fds[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (n == sizeof(e)) {
+		waitpid(r->pid, NULL, 0);
+		r->pid = 0;
+		if (e == ENOENT)
+			snprintf(err, len, "%s is not installed (it records the events; Debian and "
+				 "Fedora: the trace-cmd package)", argv[0]);
+		else
+			snprintf(err, len, "cannot run %s: %s", argv[0], strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/**
+ * rt_recorder_start - start trace-cmd record on the existing instance @instance
+ * @file: the trace.dat to write (trace-cmd writes FILE.INSTANCE.cpuN beside it
+ *	  while it records, and joins them into FILE at the end)
+ * @events: "system:event" names, NULL-terminated
+ * @ready: true once the recorder has set the instance up (e.g. tracing on);
+ *	   polled until it is, for 10 s at most
+ *
+ * The program run is $RTSCHED_TRACE_CMD, or trace-cmd from PATH.
+ *
+ * Returns 0, or a negative errno with @err saying what failed: -ENOENT
+ * trace-cmd is not installed; -ETIMEDOUT it never got ready; -EIO it ended.
+ */
+int rt_recorder_start(struct rt_recorder **rp, const char *instance, const char *file,
+		      const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
+		      size_t len)
+{
+	const char *argv[MAX_ARGS], *prog = getenv("RTSCHED_TRACE_CMD");
+	struct rt_recorder *r = calloc(1, sizeof(*r));
+	int64_t deadline = now_ns() + READY_TIMEOUT_NS;
+	int n = 0, status, ret;
+	size_t i;
+
+	*rp = NULL;
+	if (!r) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	r->err_fd = memfd_create("trace-cmd-stderr", MFD_CLOEXEC);
+	if (r->err_fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "memfd_create: %s", strerror(errno));
+		free(r);
+		return ret;
+	}
+	argv[n++] = prog && *prog ? prog : "trace-cmd";
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-d";
+	argv[n++] = "-k";
+	argv[n++] = "--no-filter";
+	argv[n++] = "--compression";
+	argv[n++] = "none";
+	argv[n++] = "-C";
+	argv[n++] = "mono";
+	argv[n++] = "-B";
+	argv[n++] = instance;
+	for (i = 0; events[i] && n < MAX_ARGS - 4; i++) {
+		argv[n++] = "-e";
+		argv[n++] = events[i];
+	}
+	argv[n++] = "-o";
+	argv[n++] = file;
+	argv[n] = NULL;
+	ret = spawn(r, (char *const *)argv, err, len);
+	while (!ret && !ready(ctx)) {
+		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
+			ended(r, status, err, len);
+			r->pid = 0;
+			ret = -EIO;
+		} else if (now_ns() > deadline) {
+			snprintf(err, len, "trace-cmd record did not start recording within 10 s");
+			ret = -ETIMEDOUT;
+		} else {
+			nap();
+		}
+	}
+	if (ret) {
+		rt_recorder_free(r);
+		return ret;
+	}
+	*rp = r;
+	return 0;
+}
+
+/**
+ * rt_recorder_stop - tell the recorder to finish (SIGINT) and wait for its file
+ * @timeout_ns: how long writing the file may take before it is killed
+ * @give_up: polled while waiting; true kills it at once (NULL: never)
+ *
+ * Returns 0 when it wrote its file and exited 0, or a negative errno with
+ * @err saying what went wrong: -ETIMEDOUT, -EINTR (gave up), -EIO.
+ */
+int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
+		     char *err, size_t len)
+{
+	int64_t deadline = now_ns() + timeout_ns;
+	int status;
+	pid_t w;
+
+	if (!r->pid) {
+		snprintf(err, len, "trace-cmd record is not running");
+		return -EIO;
+	}
+	kill(r->pid, SIGINT);
+	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0) {
+		if (give_up && give_up()) {
+			rt_recorder_kill(r);
+			snprintf(err, len, "stopped before trace-cmd record wrote its file");
+			return -EINTR;
+		}
+		if (now_ns() > deadline) {
+			rt_recorder_kill(r);
+			snprintf(err, len, "trace-cmd record did not finish its file in %lld s",
+				 (long long)(timeout_ns / 1000000000));
+			return -ETIMEDOUT;
+		}
+		nap();
+	}
+	r->pid = 0;
+	if (w < 0) {
+		snprintf(err, len, "waitpid: %s", strerror(errno));
+		return -EIO;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		ended(r, status, err, len);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Its pid, 0 when it is not running. */
+pid_t rt_recorder_pid(const struct rt_recorder *r)
+{
+	return r ? r->pid : 0;
+}
+
+/**
+ * rt_recorder_kill - end it at once, without its file (SIGKILL to its group),
+ * and reap it; async-signal-safe but for the reaping
+ */
+void rt_recorder_kill(struct rt_recorder *r)
+{
+	if (!r || r->pid <= 0)
+		return;
+	kill(-r->pid, SIGKILL);
+	kill(r->pid, SIGKILL);
+	waitpid(r->pid, NULL, 0);
+	r->pid = 0;
+}
+
+/* Kill it if it still runs, and free it (NULL: nothing). */
+void rt_recorder_free(struct rt_recorder *r)
+{
+	if (!r)
+		return;
+	rt_recorder_kill(r);
+	close(r->err_fd);
+	free(r);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RT_RECORDER_H
+#define RT_RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * trace-cmd's recorder, run as a child process, streaming a trace
+ * instance's per-CPU buffers into a trace.dat while the benchmark runs: the
+ * kernel's buffers stay the size they were given, however long the run.
+ */
+struct rt_recorder;
+
+int rt_recorder_start(struct rt_recorder **r, const char *instance, const char *file,
+		      const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
+		      size_t len);
+int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
+		     char *err, size_t len);
+pid_t rt_recorder_pid(const struct rt_recorder *r);
+void rt_recorder_kill(struct rt_recorder *r);
+void rt_recorder_free(struct rt_recorder *r);
+
+#endif

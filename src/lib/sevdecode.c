@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libtraceevent's records of the sched events and of trace_marker, decoded
+ * into what the analysis takes (struct rt_sev) and the markers' text.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <event-parse.h>
+
+#include "rt_sevdecode.h"
+
+/* The fields read of each event, in struct rt_sev's order of use. */
+static const char *const fields[RT_SEV_TYPES][RT_SEV_NFIELDS] = {
+	[RT_SEV_SWITCH] = { "prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio" },
+	[RT_SEV_WAKING] = { "pid", "prio", "target_cpu" },
+	[RT_SEV_WAKEUP] = { "pid", "prio", "target_cpu" },
+	[RT_SEV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu" },
+	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
+};
+
+/**
+ * rt_sev_decoder_init - find the events and their fields in @tep's formats
+ *
+ * An event the formats lack, or whose fields are not all there, keeps id -1
+ * and is never decoded; the caller says whether that matters.
+ */
+void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
+{
+	struct tep_event *ev;
+	int i, f;
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	for (i = 0; i < RT_SEV_TYPES; i++) {
+		d->id[i] = -1;
+		ev = tep_find_event_by_name(tep, "sched", rt_sev_names[i]);
+		for (f = 0; ev && f < RT_SEV_NFIELDS && fields[i][f]; f++) {
+			d->field[i][f] = tep_find_field(ev, fields[i][f]);
+			if (!d->field[i][f])
+				ev = NULL;
+		}
+		if (ev)
+			d->id[i] = ev->id;
+	}
+	d->print_id = -1;
+	ev = tep_find_event_by_name(tep, "ftrace", "print");
+	if (ev) {
+		d->print_buf = tep_find_field(ev, "buf");
+		d->common_pid = tep_find_common_field(ev, "common_pid");
+		if (d->print_buf && d->common_pid)
+			d->print_id = ev->id;
+	}
+}
+
+static long long num(struct tep_format_field *f, struct tep_record *r)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, r->data, &v);
+	/* sign-extend the 32-bit fields (pids, priorities, CPUs) */
+	return f->size == 4 ? (long long)(int32_t)v : (long long)v;
+}
+
+/* A trace_marker line, without its newline; the record's data ends it. */
+static void marker(const struct rt_sev_decoder *d, struct tep_record *r, char *text, size_t len,
+		   pid_t *pid)
+{
+	const char *buf = (const char *)r->data + d->print_buf->offset;
+	int max = r->size - d->print_buf->offset;
+	size_t n = max > 0 ? strnlen(buf, (size_t)max) : 0;
+
+	if (n >= len)
+		n = len - 1;
+	while (n && buf[n - 1] == '\n')
+		n--;
+	memcpy(text, buf, n);
+	text[n] = 0;
+	*pid = (pid_t)num(d->common_pid, r);
+}
+
+/**
+ * rt_sev_decode - @r as a scheduler event (into @e) or a marker (its text
+ * into @text, @len bytes with the NUL, its writer into @pid)
+ * @text: NULL when markers are not wanted
+ *
+ * Returns what @r was: RT_DECODED_EVENT, RT_DECODED_MARKER or RT_DECODED_NONE.
+ */
+enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record *r, int cpu,
+			      struct rt_sev *e, char *text, size_t len, pid_t *pid)
+{
+	struct tep_format_field *const *f;
+	int id = tep_data_type(d->tep, r), type;
+
+	if (id == d->print_id) {
+		if (!text || !len || !pid)
+			return RT_DECODED_NONE;
+		marker(d, r, text, len, pid);
+		return RT_DECODED_MARKER;
+	}
+	for (type = 0; type < RT_SEV_TYPES; type++) {
+		if (d->id[type] == id)
+			break;
+	}
+	if (type == RT_SEV_TYPES)
+		return RT_DECODED_NONE;
+	f = d->field[type];
+	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
+	e->pid = (int32_t)num(f[0], r);
+	e->prio = (int32_t)num(f[1], r);
+	switch (type) {
+	case RT_SEV_SWITCH:
+		e->arg = num(f[2], r);
+		e->pid2 = (int32_t)num(f[3], r);
+		e->prio2 = (int32_t)num(f[4], r);
+		break;
+	case RT_SEV_WAKING:
+	case RT_SEV_WAKEUP:
+		e->arg = num(f[2], r);
+		break;
+	case RT_SEV_MIGRATE:
+		e->arg = num(f[2], r);
+		e->arg2 = (int32_t)num(f[3], r);
+		break;
+	case RT_SEV_PI:
+		e->prio2 = (int32_t)num(f[2], r);
+		break;
+	}
+	return RT_DECODED_EVENT;
+}

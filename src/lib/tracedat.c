@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading the scheduler's events from a trace.dat with libtracecmd, in time
+ * order, one at a time, for the analysis (rt_sched_walk): whatever the
+ * file's size, the reader holds a record per CPU.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <trace-cmd.h>
+
+#include "rt_sevdecode.h"
+#include "rt_tracedat.h"
+
+struct rt_tracedat {
+	struct tracecmd_input *top;	/* the file */
+	struct tracecmd_input *inst;	/* the instance's buffer read, or NULL: top */
+	struct tep_handle *tep;
+	char *buffer;			/* its name; "" for the top buffer */
+	struct rt_sev_decoder dec;
+	const struct rt_tracedat_ops *ops;
+	void *ctx;
+	int ret;			/* what stopped the walk */
+};
+
+
+/* Whether this build reads trace.dat (the static one does not). */
+bool rt_tracedat_available(void)
+{
+	return true;
+}
+
+static struct tracecmd_input *handle(const struct rt_tracedat *d)
+{
+	return d->inst ? d->inst : d->top;
+}
+
+/* Does buffer @h hold any record? (Reading a CPU's first one rewinds it.) */
+static int has_records(struct tracecmd_input *h, int cpus)
+{
+	struct tep_record *r;
+	int cpu, found = 0;
+
+	for (cpu = 0; cpu < cpus; cpu++) {
+		r = tracecmd_read_cpu_first(h, cpu);
+		if (r) {
+			found = 1;
+			tracecmd_free_record(r);
+		}
+	}
+	return found;
+}
+
+/*
+ * The buffer named @name ("" or "top": the top one), or without a name the
+ * top buffer if it holds records, else the first instance that does.
+ */
+static int choose_buffer(struct rt_tracedat *d, const char *name, const char *path, char *err,
+			 size_t len)
+{
+	int n = tracecmd_buffer_instances(d->top), cpus = tep_get_cpus(d->tep), i;
+	const char *iname;
+
+	if (name && (!*name || !strcmp(name, "top")))
+		return (d->buffer = strdup("")) ? 0 : -ENOMEM;
+	if (!name && has_records(d->top, cpus))
+		return (d->buffer = strdup("")) ? 0 : -ENOMEM;
+	for (i = 0; i < n; i++) {
+		iname = tracecmd_buffer_instance_name(d->top, i);
+		if (!iname || (name && strcmp(iname, name)))
+			continue;
+		d->inst = tracecmd_buffer_instance_handle(d->top, i);
+		if (!d->inst) {
+			snprintf(err, len, "%s: cannot read its buffer %s", path, iname);
+			return -EIO;
+		}
+		if (name || has_records(d->inst, cpus))
+			return (d->buffer = strdup(iname)) ? 0 : -ENOMEM;
+		tracecmd_close(d->inst);
+		d->inst = NULL;
+	}
+	if (name)
+		snprintf(err, len, "%s has no buffer named %s", path, name);
+	else
+		snprintf(err, len, "%s holds no events", path);
+	return -ENOENT;
+}
+
+static int find_events(struct rt_tracedat *d, const char *path, char *err, size_t len)
+{
+	rt_sev_decoder_init(&d->dec, d->tep);
+	if (d->dec.id[RT_SEV_SWITCH] < 0) {
+		snprintf(err, len, "%s has no sched:sched_switch events to analyse (record them: "
+			 "trace-cmd record -e sched ...)", path);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int setup(struct rt_tracedat *d, const char *path, const char *buffer, char *err,
+		 size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, len, "cannot open %s: %s", path, strerror(e));
+		return -e;
+	}
+	close(fd);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	d->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->top) {
+		snprintf(err, len, "%s is not a trace.dat that libtracecmd can read", path);
+		return -EINVAL;
+	}
+	d->tep = tracecmd_get_tep(d->top);
+	if (!d->tep) {
+		snprintf(err, len, "%s: no event formats", path);
+		return -EINVAL;
+	}
+	if (find_events(d, path, err, len))
+		return -ENOENT;
+	return choose_buffer(d, buffer, path, err, len);
+}
+
+/**
+ * rt_tracedat_open - open the trace.dat @path for its scheduler events
+ * @buffer: the buffer to read: an instance's name, "" or "top" for the top
+ *	    one; NULL for the top one if it holds events, else the first
+ *	    instance that does
+ *
+ * Returns 0, or a negative errno with @err saying what is wrong with the
+ * file: -ENOENT (and other errnos of open()) it cannot be opened, or has no
+ * sched_switch or no such buffer; -EINVAL it is not a trace.dat.
+ */
+int rt_tracedat_open(struct rt_tracedat **dp, const char *path, const char *buffer, char *err,
+		     size_t len)
+{
+	struct rt_tracedat *d = calloc(1, sizeof(*d));
+	int ret;
+
+	*dp = NULL;
+	if (!d) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = setup(d, path, buffer, err, len);
+	if (ret == -ENOMEM)
+		snprintf(err, len, "out of memory");
+	if (ret) {
+		rt_tracedat_close(d);
+		return ret;
+	}
+	*dp = d;
+	return 0;
+}
+
+/* The name of the buffer read: "" for the top one. */
+const char *rt_tracedat_buffer(const struct rt_tracedat *d)
+{
+	return d->buffer;
+}
+
+/**
+ * rt_tracedat_window - read a window marker (RT_WINDOW_MARK) into @w
+ *
+ * Returns 0, or -EINVAL when @text is another marker.
+ */
+int rt_tracedat_window(const char *text, struct rt_tracedat_window *w)
+{
+	int tid;
+
+	if (sscanf(text, RT_WINDOW_MARK, &w->run, &w->row, &tid, &w->start, &w->end,
+		   &w->proc_migrations) != 6)
+		return -EINVAL;
+	w->tid = tid;
+	return 0;
+}
+
+static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void *ctx)
+{
+	struct rt_tracedat *d = ctx;
+	char text[1024];
+	struct rt_sev e;
+	pid_t pid;
+
+	(void)h;
+	if (r->missed_events && d->ops->lost)
+		d->ops->lost(r->ts, cpu, r->missed_events, d->ctx);
+	switch (rt_sev_decode(&d->dec, r, cpu, &e, d->ops->marker ? text : NULL, sizeof(text),
+			      &pid)) {
+	case RT_DECODED_EVENT:
+		d->ret = d->ops->event(&e, d->ctx);
+		break;
+	case RT_DECODED_MARKER:
+		d->ret = d->ops->marker(r->ts, cpu, pid, text, d->ctx);
+		break;
+	case RT_DECODED_NONE:
+		break;
+	}
+	return d->ret;
+}
+
+/**
+ * rt_tracedat_walk - hand each scheduler event of the buffer to @ops, in time order
+ *
+ * Returns 0, what ops->event returned to stop, or -EIO when the file could
+ * not be read through.
+ */
+int rt_tracedat_walk(struct rt_tracedat *d, const struct rt_tracedat_ops *ops, void *ctx)
+{
+	int ret;
+
+	d->ops = ops;
+	d->ctx = ctx;
+	d->ret = 0;
+	ret = tracecmd_iterate_events(handle(d), NULL, 0, decode, d);
+	if (d->ret)
+		return d->ret;
+	return ret < 0 ? -EIO : 0;
+}
+
+/* The name the file knows @pid by, or NULL. */
+const char *rt_tracedat_comm(const struct rt_tracedat *d, pid_t pid)
+{
+	const char *comm = tep_data_comm_from_pid(d->tep, pid);
+
+	return comm && strcmp(comm, "<...>") ? comm : NULL;
+}
+
+/* Close the file and free @d (NULL: nothing). */
+void rt_tracedat_close(struct rt_tracedat *d)
+{
+	if (!d)
+		return;
+	if (d->inst)
+		tracecmd_close(d->inst);
+	if (d->top)
+		tracecmd_close(d->top);
+	free(d->buffer);
+	free(d);
+}
