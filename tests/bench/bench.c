@@ -8,7 +8,9 @@
  *
  * The pi_stress comparison runs rt-tests' pi_stress (RT_TESTS_PI_STRESS, by
  * default /usr/bin/pi_stress) when it is installed. The traced long run
- * lasts RTSCHED_BENCH_LONG seconds (default 20), against one of 5.
+ * lasts RTSCHED_BENCH_LONG seconds (default 20), against one of
+ * RTSCHED_BENCH_SHORT (default 5). RTSCHED_BENCH_ONLY=NAME,... measures
+ * only those figures (their names: bench --list).
  */
 #include <errno.h>
 #include <sched.h>
@@ -375,9 +377,8 @@ static void trace_overhead(char *migrate)
 	printf("  %-44s %10.0f\n", "iterations without --trace", without);
 	printf("  %-44s %10.0f\n", "iterations with --trace", with);
 	verdict("with / without", 100 * with / without, 95, "%", AT_LEAST);
-	printf("  %-44s %10.0f events in %.1f ms: %.2f s per million\n",
-	       "migrate's reading, decoding and analysis", events, ms,
-	       events > 0 ? ms / 1e3 / events * 1e6 : 0.0);
+	printf("  %-44s %10.0f events, %.1f ms a run\n",
+	       "the trace.dat written, read and analysed", events / ROUNDS, ms / ROUNDS);
 }
 
 /* Synthetic but realistic: 8 threads on 4 CPUs waking, switching, migrating. */
@@ -515,14 +516,15 @@ static int sample_run(char *const argv[], struct trace_peaks *pk, char *out, siz
 
 static void trace_scale(char *migrate)
 {
-	const char *env = getenv("RTSCHED_BENCH_LONG");
-	char shortd[] = "5", longd[24], file[64], out[8192];
+	const char *env = getenv("RTSCHED_BENCH_LONG"), *senv = getenv("RTSCHED_BENCH_SHORT");
+	char shortd[24], longd[24], file[64], out[8192];
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct trace_peaks pk[2];
 	struct stat st;
 	int i;
 
-	snprintf(longd, sizeof(longd), "%s", env && atoi(env) > 5 ? env : "20");
+	snprintf(shortd, sizeof(shortd), "%s", senv && atoi(senv) > 0 ? senv : "5");
+	snprintf(longd, sizeof(longd), "%s", env && atoi(env) > atoi(shortd) ? env : "20");
 	printf("a traced run's memory against its length (-t 4 --trace --trace-buffer 256: "
 	       "%ld x 256 KiB of kernel buffers; -d %s, then -d %s)\n", ncpus, shortd, longd);
 	for (i = 0; i < 2; i++) {
@@ -614,27 +616,64 @@ static void tracedat_speed(char *pi_stress, char *analyse)
 	verdict("analyse / trace-cmd report", a / b, 1, "x", BELOW);
 }
 
+/* The figures, by name, in the order they are measured. */
+static const char *const figures[] = { "busy-loop", "sleep", "marker", "startup", "duration",
+				       "memory", "pi_stress", "trace-overhead", "analysis",
+				       "tracedat", "trace-scale", NULL };
+
+/* RTSCHED_BENCH_ONLY: whether @name is among those asked for (all without it). */
+static bool wanted(const char *name)
+{
+	const char *only = getenv("RTSCHED_BENCH_ONLY"), *p;
+	size_t len = strlen(name);
+
+	if (!only || !*only)
+		return true;
+	for (p = only; (p = strstr(p, name)); p += len)
+		if ((p == only || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { 0 };
 
+	int i;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; figures[i]; i++)
+			puts(figures[i]);
+		return 0;
+	}
 	if (argc != 4) {
 		fprintf(stderr, "usage: bench MIGRATE-BINARY PI_STRESS-BINARY ANALYSE-BINARY\n");
 		return 2;
 	}
 	printf("rtsched bench: figures measured on this machine, now\n\n");
-	busy_loop_accuracy();
-	sleep_overshoot();
+	if (wanted("busy-loop"))
+		busy_loop_accuracy();
+	if (wanted("sleep"))
+		sleep_overshoot();
 	/* the children set their own policy; they must not inherit ours */
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
-	marker_cost();
-	startup(argv[1]);
-	duration(argv[1]);
-	peak_rss(argv[1]);
-	pi_stress_vs_rt_tests(argv[2]);
-	trace_overhead(argv[1]);
-	analysis_speed();
-	tracedat_speed(argv[2], argv[3]);
-	trace_scale(argv[1]);
+	if (wanted("marker"))
+		marker_cost();
+	if (wanted("startup"))
+		startup(argv[1]);
+	if (wanted("duration"))
+		duration(argv[1]);
+	if (wanted("memory"))
+		peak_rss(argv[1]);
+	if (wanted("pi_stress"))
+		pi_stress_vs_rt_tests(argv[2]);
+	if (wanted("trace-overhead"))
+		trace_overhead(argv[1]);
+	if (wanted("analysis"))
+		analysis_speed();
+	if (wanted("tracedat"))
+		tracedat_speed(argv[2], argv[3]);
+	if (wanted("trace-scale"))
+		trace_scale(argv[1]);
 	return 0;
 }
