@@ -50,27 +50,32 @@ static bool same_request(int sig, const siginfo_t *si)
 
 /*
  * A second signal exits at once, removing the trace instance and the
- * temporary files of the outputs first; when
- * the instance is busy (its buffers being read), it asks the main thread
- * to exit instead, which it does at its next wake-up, and its exit
- * handlers remove the instance.
+ * temporary files of the outputs first; when the instance is busy (its
+ * recorder holds its buffers, or they are being read), it asks the main
+ * thread to exit instead, which it does at its next wake-up (within
+ * milliseconds), and its exit handlers stop the recorder and remove the
+ * instance. The interrupted code's errno is kept.
  */
 static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
+	int saved = errno;
+
 	(void)uctx;
 	if (bench_stop.signal && same_request(sig, si))
-		return;
+		goto out;
 	if (bench_stop.signal) {
 		if (!cleanup_dir || !rmdir(cleanup_dir)) {
 			bench_output_remove_pending();
 			_exit(128 + bench_stop.signal);
 		}
 		bench_stop.now = 1;
-		return;
+		goto out;
 	}
 	first_sender = si && si->si_code == SI_USER ? si->si_pid : 0;
 	first_ns = now_ns();
 	bench_stop.signal = sig;
+out:
+	errno = saved;
 }
 
 static void (*cleanups[8])(void);
