@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <trace-cmd.h>
 
+#include "rt_filemap.h"
 #include "rt_sevdecode.h"
 #include "rt_tracedat.h"
 
@@ -24,7 +26,12 @@ struct rt_tracedat {
 	const struct rt_tracedat_ops *ops;
 	void *ctx;
 	int ret;			/* what stopped the walk */
+	struct stat st;			/* the file, whose mapped pages are given back */
+	unsigned long records;
 };
+
+/* Every this many records, the pages of the file read so far go (rt_filemap_release()). */
+#define RELEASE_EVERY 65536
 
 
 /* Whether this build reads trace.dat (the static one does not). */
@@ -105,9 +112,11 @@ static int setup(struct rt_tracedat *d, const char *path, const char *buffer, ch
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0) {
+	if (fd < 0 || fstat(fd, &d->st)) {
 		int e = errno;
 
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, len, "cannot open %s: %s", path, strerror(e));
 		return -e;
 	}
@@ -190,6 +199,8 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 	pid_t pid;
 
 	(void)h;
+	if (!(++d->records % RELEASE_EVERY))
+		rt_filemap_release(&d->st);
 	if (r->missed_events && d->ops->lost)
 		d->ops->lost(r->ts, cpu, r->missed_events, d->ctx);
 	switch (rt_sev_decode(&d->dec, r, cpu, &e, d->ops->marker ? text : NULL, sizeof(text),

@@ -60,7 +60,7 @@ bool rt_tracemark_enabled(void)
 	return marker_fd >= 0;
 }
 
-static void mark(int fd, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0))) mark(int fd, const char *fmt, va_list ap)
 {
 	char buf[MARK_MAX];
 	int n;
