@@ -183,15 +183,27 @@ check "  and it lost no event" bash -c "! grep -q LOST '$TMP/out' && /usr/bin/py
 sys.exit(0 if json.load(open(sys.argv[1]))[\"runs\"][0][\"trace\"][\"lost\"] == 0 else 1)' '$TMP/long.json'"
 
 # a recorder that stops draining (here: SIGSTOP for 3 s) loses events, and says so
+# (the trace-cmd processes of its process group found in /proc: a minimal
+# root has no pkill)
+cat >"$TMP/stall" <<'EOF2'
+#!/bin/sh
+# stall PGID: stop the trace-cmd processes of process group PGID for 3 s
+pids() { awk -v g="$1" '$2 == "(trace-cmd)" && $5 == g { print $1 }' /proc/[0-9]*/stat 2>/dev/null; }
+sleep 0.5
+kill -STOP $(pids "$1")
+sleep 3
+kill -CONT $(pids "$1")
+EOF2
 cat >"$TMP/stalled-trace-cmd" <<'EOF2'
 #!/bin/sh
 trace-cmd "$@" &
 pid=$!
 trap 'kill -INT $pid' INT TERM
-chrt -f 99 sh -c "sleep 0.5; pkill -STOP -g $$ -x trace-cmd; sleep 3; pkill -CONT -g $$ -x trace-cmd" &
+chrt -f 99 "$(dirname "$0")/stall" $$ &
 wait $pid
 wait $pid
 EOF2
+chmod +x "$TMP/stall"
 chmod +x "$TMP/stalled-trace-cmd"
 RTSCHED_TRACE_CMD=$TMP/stalled-trace-cmd run_bounded 60 ./migrate -q -d 3 --trace --trace-buffer 64
 ok $rc "a stalled recorder: the run still ends (exit $rc)"
