@@ -20,7 +20,6 @@
 #include "rt_tracemark.h"
 #include "trace.h"
 
-#define PF_KTHREAD 0x00200000
 /* Writing the trace.dat: a copy of what the recorder streamed, some MB/s at worst */
 #define RECORDER_TIMEOUT_NS (300LL * RT_NSEC_PER_SEC)
 

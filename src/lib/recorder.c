@@ -20,13 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
+#include "rt_clock.h"
 #include "rt_recorder.h"
+#include "rt_work.h"
 
 #define READY_TIMEOUT_NS (10LL * 1000000000)
 #define POLL_NS (5 * 1000000)
@@ -36,21 +37,6 @@ struct rt_recorder {
 	pid_t pid;
 	int err_fd;	/* its standard error, a memfd */
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void nap(void)
-{
-	struct timespec ts = { 0, POLL_NS };
-
-	nanosleep(&ts, NULL);
-}
 
 /* What the recorder said on standard error, on one line: "a; b" */
 static void said(const struct rt_recorder *r, char *buf, size_t len)
@@ -178,7 +164,7 @@ int rt_recorder_start(struct rt_recorder **rp, const char *instance, const char 
 {
 	const char *argv[MAX_ARGS], *prog = getenv("RTSCHED_TRACE_CMD");
 	struct rt_recorder *r = calloc(1, sizeof(*r));
-	int64_t deadline = now_ns() + READY_TIMEOUT_NS;
+	int64_t deadline = rt_now_ns(CLOCK_MONOTONIC) + READY_TIMEOUT_NS;
 	int n = 0, status, ret;
 	size_t i;
 
@@ -219,11 +205,11 @@ int rt_recorder_start(struct rt_recorder **rp, const char *instance, const char 
 			ended(r, status, err, len);
 			r->pid = 0;
 			ret = -EIO;
-		} else if (now_ns() > deadline) {
+		} else if (rt_now_ns(CLOCK_MONOTONIC) > deadline) {
 			snprintf(err, len, "trace-cmd record did not start recording within 10 s");
 			ret = -ETIMEDOUT;
 		} else {
-			nap();
+			rt_sleep_ns(POLL_NS);
 		}
 	}
 	if (ret) {
@@ -245,7 +231,7 @@ int rt_recorder_start(struct rt_recorder **rp, const char *instance, const char 
 int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
 		     char *err, size_t len)
 {
-	int64_t deadline = now_ns() + timeout_ns;
+	int64_t deadline = rt_now_ns(CLOCK_MONOTONIC) + timeout_ns;
 	int status;
 	pid_t w;
 
@@ -260,13 +246,13 @@ int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(
 			snprintf(err, len, "stopped before trace-cmd record wrote its file");
 			return -EINTR;
 		}
-		if (now_ns() > deadline) {
+		if (rt_now_ns(CLOCK_MONOTONIC) > deadline) {
 			rt_recorder_kill(r);
 			snprintf(err, len, "trace-cmd record did not finish its file in %lld s",
 				 (long long)(timeout_ns / 1000000000));
 			return -ETIMEDOUT;
 		}
-		nap();
+		rt_sleep_ns(POLL_NS);
 	}
 	r->pid = 0;
 	if (w < 0) {
