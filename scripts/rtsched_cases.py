@@ -27,14 +27,15 @@ Documentation/dev-tools/ktap.rst). A verdict is a case, never an exit status.
 import re
 import shlex
 
-from rtsched_results import (COLUMNS, Cell, ResultError, cell_verdict, check_comparable,
-                             condition_holds, group_samples, load_set, mean_sd, nr_groups,
-                             nr_tasks, parse_fail_if, resolve_fail_if, rows_of, samples,
-                             whole_runs)
+from rtsched_results import (COLUMNS, TRACE_COLUMNS, Cell, ResultError, cell_verdict,
+                             check_comparable, condition_holds, group_samples, load_set,
+                             mean_sd, nr_groups, nr_tasks, parse_fail_if, resolve_fail_if,
+                             rows_of, samples, trace_samples, traced, whole_runs)
 
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
          "iterations": "iterations", "per_second": "inversions/s", "wait_median": "us",
-         "wait_p99": "us", "wait_max": "us"}
+         "wait_p99": "us", "wait_max": "us", "placement": "us", "placement_p99": "us",
+         "placement_max": "us"}
 # Exit statuses of the benchmarks (migrate(8), pi_stress(8)).
 EXIT_SKIP = 4
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -148,6 +149,11 @@ def measurement_cases(name, doc):
         sets += [(f"run{i + 1}-", [dict(doc, runs=[doc["runs"][i]])]) for i in whole]
     out = []
     for prefix, docs in sets:
+        # placement, when traced: per task, in us (NAME-tT-placement is the wait)
+        for t in range(nr_tasks(docs)) if traced(docs) else ():
+            for col in TRACE_COLUMNS:
+                v = mean_sd(trace_samples(docs, t, col))[0] / 1000
+                out.append(Case(f"{prefix}{name}-t{t}-{col}", "pass", v, UNITS[col]))
         if doc["tool"] == "migrate":
             for t in range(nr_tasks(docs)):
                 for col in COLUMNS:

@@ -18,6 +18,12 @@ COLUMNS = ("vol", "nonvol", "migrated", "iterations")
 # pi_stress's per-group figures, compared like the table's columns; row "total"
 # is the sum of the groups' rates, and the longest of their waits.
 GROUP_COLUMNS = ("per_second", "wait_median", "wait_p99", "wait_max")
+# Placement, of runs traced with --trace (ns): per task the time it waited while
+# a CPU of its affinity ran a lower priority, and its spans' p99 and maximum;
+# row "total" is the sum of the waits, and the longest of the spans.
+TRACE_COLUMNS = ("placement", "placement_p99", "placement_max")
+_TRACE_KEYS = {"placement": ("wait_ns",), "placement_p99": ("spans_ns", "p99"),
+               "placement_max": ("spans_ns", "max")}
 # The configuration that must match for two result sets to be comparable,
 # and what must match too where both results say (the published tables do
 # not say how long their runs were).
@@ -237,27 +243,62 @@ def nr_groups(docs):
     return len(docs[0]["runs"][0].get("groups", []))
 
 
-def group_samples(docs, group, column):
-    """One value per run: COLUMN of GROUP (or, for group == nr_groups, of all groups)."""
-    def value(g):
-        return g["per_second"] if column == "per_second" else g["wait_ns"][column[5:]]
-
+def _per_run(docs, row, column, rows_of_run, value, what, total):
+    """One value per whole run of DOCS: VALUE of row ROW among ROWS_OF_RUN(run)
+    (None: the run has none, say so), or TOTAL of them all for row == their
+    number. WHAT names a row in messages."""
     out = []
     for doc in docs:
         for i, run in enumerate(whole_runs(doc)):
-            groups = run.get("groups")
-            if not isinstance(groups, list) or not groups:
-                raise ResultError(f"{doc['_path']}: run {i + 1} has no groups")
+            rows = rows_of_run(run)
+            if rows is None:
+                raise ResultError(f"{doc['_path']}: run {i + 1} has no {what}s"
+                                  f"{' (run with --trace)' if what == 'traced thread' else ''}")
             try:
-                vals = [float(value(g)) for g in groups]
+                vals = [float(value(r)) for r in rows]
             except (KeyError, TypeError, ValueError):
-                raise ResultError(f"{doc['_path']}: run {i + 1} has a group without "
+                raise ResultError(f"{doc['_path']}: run {i + 1} has a {what} without "
                                   f"{column}") from None
-            if group == len(groups):
-                out.append(sum(vals) if column == "per_second" else max(vals))
-            else:
-                out.append(vals[group])
+            out.append(total(vals) if row == len(vals) else vals[row])
     return out
+
+
+def group_samples(docs, group, column):
+    """One value per run: COLUMN of GROUP (or, for group == nr_groups, of all groups)."""
+    def groups(run):
+        g = run.get("groups")
+        return g if isinstance(g, list) and g else None
+
+    def value(g):
+        return g["per_second"] if column == "per_second" else g["wait_ns"][column[5:]]
+
+    return _per_run(docs, group, column, groups, value, "group",
+                    sum if column == "per_second" else max)
+
+
+def traced(docs):
+    """Whether every whole run of DOCS has the placement figures of --trace."""
+    return all(isinstance(r.get("trace"), dict)
+               and isinstance(r["trace"].get("threads"), list) and r["trace"]["threads"]
+               and all(isinstance(t, dict) and isinstance(t.get("placement"), dict)
+                       for t in r["trace"]["threads"])
+               for d in docs for r in whole_runs(d))
+
+
+def trace_samples(docs, task, column):
+    """One value per run: placement COLUMN of TASK (or, for the total, the sum
+    of the waits and the longest of the spans)."""
+    def threads(run):
+        return run["trace"]["threads"] if traced([{"runs": [run]}]) else None
+
+    def value(t):
+        v = t["placement"]
+        for k in _TRACE_KEYS[column]:
+            v = v[k]
+        return v
+
+    return _per_run(docs, task, column, threads, value, "traced thread",
+                    sum if column == "placement" else max)
 
 
 def mean_sd(values):
@@ -299,11 +340,11 @@ class Cell:
 def parse_fail_if(spec):
     """A --fail-if condition COLUMN:ROW>PCT% or COLUMN:ROW<PCT% as
     (column, row, op, pct), or a ResultError saying what is accepted."""
-    m = re.fullmatch(r"([a-z_]+):([a-z0-9]+)([<>])(\d+(?:\.\d+)?)%", spec)
-    if not m or m.group(1) not in COLUMNS + GROUP_COLUMNS:
+    m = re.fullmatch(r"([a-z_0-9]+):([a-z0-9]+)([<>])(\d+(?:\.\d+)?)%", spec)
+    if not m or m.group(1) not in COLUMNS + GROUP_COLUMNS + TRACE_COLUMNS:
         raise ResultError(f"--fail-if {spec!r}: expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%, "
                           f"e.g. migrated:highest>10% (COLUMN: "
-                          f"{', '.join(COLUMNS + GROUP_COLUMNS)})")
+                          f"{', '.join(COLUMNS + GROUP_COLUMNS + TRACE_COLUMNS)})")
     return m.group(1), m.group(2), m.group(3), float(m.group(4))
 
 
@@ -315,14 +356,19 @@ def cell_verdict(p, alpha):
     return f"p={p:.3f} {'significant' if p < alpha else 'not significant'}"
 
 
-def usable_columns(tool):
-    """The columns a TOOL's results have: the table's, and pi_stress's group figures."""
-    return COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ())
+def usable_columns(tool, with_trace=False):
+    """The columns a TOOL's results have: the table's, pi_stress's group
+    figures, and placement when they were traced (WITH_TRACE)."""
+    return (COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ())
+            + (TRACE_COLUMNS if with_trace else ()))
 
 
-def check_column(col, tool):
-    """Raise unless a TOOL's results have the column COL."""
-    if col not in usable_columns(tool):
+def check_column(col, tool, with_trace=False):
+    """Raise unless a TOOL's results (traced: WITH_TRACE) have the column COL."""
+    if col in TRACE_COLUMNS and not with_trace:
+        raise ResultError(f"{col} is a figure of --trace: these results have runs without "
+                          f"placement figures (run with --trace)")
+    if col not in usable_columns(tool, with_trace):
         raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
                           f"{', '.join(usable_columns(tool))}")
 
@@ -331,7 +377,7 @@ def resolve_fail_if(spec, docs):
     """A --fail-if condition for the result set DOCS: (column, row index,
     row as given, op, pct), or a ResultError when DOCS have no such cell."""
     col, row, op, pct = parse_fail_if(spec)
-    check_column(col, docs[0]["tool"])
+    check_column(col, docs[0]["tool"], traced(docs))
     return col, task_index(row, rows_of(docs, col)[0]), row, op, pct
 
 
@@ -348,6 +394,8 @@ def rows_of(docs, col):
     to read one: (rows, 'Task' or 'Group', read(docs, row) -> samples)."""
     if col in GROUP_COLUMNS:
         return nr_groups(docs), "Group", lambda d, r: group_samples(d, r, col)
+    if col in TRACE_COLUMNS:
+        return nr_tasks(docs), "Task", lambda d, r: trace_samples(d, r, col)
     return nr_tasks(docs), "Task", lambda d, r: samples(d, r, col)
 
 

@@ -299,7 +299,8 @@ static void rows_of_markers(const struct config *cfg, const struct survey *s, st
 		const struct rt_tracedat_window *w = &s->win[i];
 
 		rw->windows[(size_t)w->run * rw->n + w->row] = (struct bench_window){
-			w->tid, w->start, w->end, w->proc_migrations };
+			w->tid, w->start, w->end, w->proc_migrations, w->affinity,
+			w->affinity_known };
 	}
 	for (r = 0; r < rw->nruns; r++) {
 		struct bench_window *w = &rw->windows[r * rw->n];
@@ -368,8 +369,9 @@ static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
 	rw->n = n;
 	alloc_rows(rw);
 	for (i = 0; i < n; i++)
-		rw->windows[i] = (struct bench_window){ p[i].pid, (int64_t)s->first,
-							(int64_t)s->last, 0 };
+		rw->windows[i] = (struct bench_window){ .tid = p[i].pid,
+							.start = (int64_t)s->first,
+							.end = (int64_t)s->last };
 	rw->spans[0] = (struct bench_trace_span){ rw->windows, (int64_t)s->first,
 						  (int64_t)s->last, &rw->runs[0] };
 	rw->have_proc = false;

@@ -110,6 +110,8 @@ int bench_thread_begin(struct bench_thread *t, struct bench_gate *gate)
 	int ret;
 
 	t->tid = gettid();
+	/* what placement is measured against: nothing here changes it later */
+	t->affinity_known = !sched_getaffinity(0, sizeof(t->affinity), &t->affinity);
 	ret = rt_work_thread_init();
 	if (ret)
 		bench_thread_fail(t, "prctl(PR_SET_TIMERSLACK)", ret);
@@ -188,7 +190,8 @@ bool bench_thread_row(const struct bench_thread *t, uint64_t iterations, struct 
 	rt_counters_delta(&t->end, &t->start, &d);
 	*row = (struct rt_row){ d.vol, d.nonvol, d.migrations, iterations };
 	if (win)
-		*win = (struct bench_window){ t->tid, t->win_start, t->win_end, d.migrations };
+		*win = (struct bench_window){ t->tid, t->win_start, t->win_end, d.migrations,
+					      t->affinity, t->affinity_known };
 	return d.have_migrations;
 }
 

@@ -10,6 +10,7 @@
 #define BENCH_THREAD_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -27,6 +28,8 @@ struct bench_window {
 	pid_t tid;
 	int64_t start, end;		/* around its two counter readings, CLOCK_MONOTONIC */
 	uint64_t proc_migrations;	/* the table's migrated */
+	cpu_set_t affinity;		/* the CPUs it could run on, */
+	bool affinity_known;		/* when known (placement) */
 };
 
 /* The start of a run: every thread has its tid (ready), then the run begins (start). */
@@ -47,6 +50,8 @@ struct bench_thread {
 	struct rt_counters start, end;	/* read by the thread itself */
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
 	int64_t win_start, win_end;	/* around its two counter readings */
+	cpu_set_t affinity;		/* read by the thread as the run starts */
+	bool affinity_known;
 	atomic_bool waiting;		/* in a barrier (or a lock the program marks) */
 	atomic_bool end_claimed;	/* its end is being read: by itself, or by main */
 	atomic_bool finished;		/* its end counters are read */

@@ -16,6 +16,7 @@
 #include "result.h"
 #include "signals.h"
 #include "rt_clock.h"
+#include "rt_cpus.h"
 #include "rt_sync.h"
 #include "rt_tracemark.h"
 #include "trace.h"
@@ -211,13 +212,19 @@ static bool asked_to_go(void)
 void bench_trace_mark_windows(struct rt_tracer *t, int run, const struct bench_window *w,
 			      size_t n)
 {
+	char cpus[1024];
 	size_t i;
 
 	if (t)
 		rt_tracer_start(t);
-	for (i = 0; i < n; i++)
-		rt_tracemark_all(RT_WINDOW_MARK, run, i, (int)w[i].tid, (long long)w[i].start,
-				 (long long)w[i].end, (unsigned long long)w[i].proc_migrations);
+	for (i = 0; i < n; i++) {
+		if (!w[i].affinity_known || rt_cpus_format_set(&w[i].affinity, cpus, sizeof(cpus)) < 0 ||
+		    strlen(cpus) + 1 >= sizeof(cpus))
+			snprintf(cpus, sizeof(cpus), "?");
+		rt_tracemark_all(RT_WINDOW_MARK RT_WINDOW_CPUS, run, i, (int)w[i].tid,
+				 (long long)w[i].start, (long long)w[i].end,
+				 (unsigned long long)w[i].proc_migrations, cpus);
+	}
 	if (t)
 		rt_tracer_stop(t);
 }
@@ -307,6 +314,75 @@ static void print_missing_switches(const struct bench_trace_run **runs, size_t n
 	}
 }
 
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* A CPU any run's threads could use, or that counted something. */
+static bool cpu_of_run(const struct bench_trace_run *run, size_t c)
+{
+	const struct rt_sched_cpu *o = &run->cpus[c];
+	size_t i;
+
+	if (o->lower_ns || o->throttled_ns || o->unseen_ns)
+		return true;
+	for (i = 0; i < run->n; i++) {
+		const struct rt_sched_task *t = &run->tasks[i];
+
+		if (!t->affinity_all && c < CPU_SETSIZE && CPU_ISSET(c, &t->affinity))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Placement: per thread, the time it waited while a CPU of its affinity ran
+ * something of lower priority, its spans and their lengths; per CPU, the
+ * time it ran something less important than a thread waiting for it.
+ */
+static void print_placement(const struct bench_trace_run **runs, size_t nruns)
+{
+	size_t n = runs[0]->n, i, r, c, ncpus = 0;
+
+	printf("\nPlacement   waited  spans   span: median       p99       max   throttled     unseen"
+	       "   (runnable while a CPU it may use ran a lower priority)\n");
+	for (i = 0; i < n; i++) {
+		uint64_t wait = 0, spans = 0, thr = 0, unseen = 0;
+		struct rt_hist h;
+
+		rt_hist_init(&h);
+		for (r = 0; r < nruns; r++) {
+			const struct rt_sched_place *p = &runs[r]->tasks[i].place;
+
+			wait += p->wait_ns, spans += p->intervals;
+			thr += p->throttled_ns, unseen += p->unseen_ns;
+			rt_hist_merge(&h, &p->wait);
+		}
+		printf("%10zu: %6.1f ms %6llu %13.1f us %7.1f us %7.1f us %8.1f ms %7.1f ms\n", i,
+		       ms(wait), (unsigned long long)spans, us(rt_hist_pct(&h, 50)),
+		       us(rt_hist_pct(&h, 99)), us(h.count ? h.max : 0), ms(thr), ms(unseen));
+	}
+	for (r = 0; r < nruns; r++)
+		ncpus = runs[r]->ncpus > ncpus ? runs[r]->ncpus : ncpus;
+	printf("\nCPU     ran lower   throttled     unseen   (while a thread that may use it waited)\n");
+	for (c = 0; c < ncpus; c++) {
+		uint64_t lower = 0, thr = 0, unseen = 0;
+		bool used = false;
+
+		for (r = 0; r < nruns; r++) {
+			if (c >= runs[r]->ncpus)
+				continue;
+			used |= cpu_of_run(runs[r], c);
+			lower += runs[r]->cpus[c].lower_ns;
+			thr += runs[r]->cpus[c].throttled_ns;
+			unseen += runs[r]->cpus[c].unseen_ns;
+		}
+		if (used)
+			printf("%3zu: %9.1f ms %8.1f ms %7.1f ms\n", c, ms(lower), ms(thr), ms(unseen));
+	}
+}
+
 /**
  * bench_trace_print - the trace's section under the table, over every run
  *
@@ -384,6 +460,7 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 		       (unsigned long long)lat.count, (unsigned long long)wakeups,
 		       (double)runnable / 1e6, (unsigned long long)boosts);
 	}
+	print_placement(runs, nruns);
 	print_missing_switches(runs, nruns);
 }
 
@@ -394,7 +471,7 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 {
 	static const char *const by_name[RT_PREEMPTORS] = { "benchmark", "kernel_thread",
 							    "throttled", "other" };
-	size_t i;
+	size_t i, c;
 	int k;
 
 	rt_json_object(j, "trace");
@@ -436,6 +513,27 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 		rt_json_uint(j, "switches_out", t->switches_out);
 		rt_json_uint(j, "runnable_ns", t->runnable_ns);
 		rt_json_uint(j, "pi_boosts", t->pi_boosts);
+		rt_hist_summarise(&t->place.wait, &lat);
+		rt_json_object(j, "placement");
+		rt_json_uint(j, "wait_ns", t->place.wait_ns);
+		rt_json_object(j, "spans_ns");
+		bench_json_hist(j, &lat);
+		rt_json_end(j);
+		rt_json_uint(j, "throttled_ns", t->place.throttled_ns);
+		rt_json_uint(j, "unseen_ns", t->place.unseen_ns);
+		rt_json_end(j);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	rt_json_array(j, "cpus");
+	for (c = 0; c < run->ncpus; c++) {
+		if (!cpu_of_run(run, c))
+			continue;
+		rt_json_object(j, NULL);
+		rt_json_uint(j, "cpu", c);
+		rt_json_uint(j, "lower_ns", run->cpus[c].lower_ns);
+		rt_json_uint(j, "throttled_ns", run->cpus[c].throttled_ns);
+		rt_json_uint(j, "unseen_ns", run->cpus[c].unseen_ns);
 		rt_json_end(j);
 	}
 	rt_json_end(j);
@@ -476,19 +574,31 @@ void bench_trace_out_close(void)
 int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window *w, size_t n,
 			 bool have_proc)
 {
-	size_t i;
+	size_t i, ncpus = 0;
+	int c;
 
+	/* the CPUs of the threads' affinities; any CPU when one is not known */
+	for (i = 0; i < n; i++) {
+		for (c = CPU_SETSIZE - 1; w[i].affinity_known && c >= 0; c--) {
+			if (CPU_ISSET(c, &w[i].affinity))
+				break;
+		}
+		ncpus = !w[i].affinity_known ? CPU_SETSIZE : ncpus > (size_t)c + 1 ? ncpus : (size_t)c + 1;
+	}
 	run->tasks = calloc(n, sizeof(*run->tasks));
 	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));
-	if (!run->tasks || !run->proc_migrations) {
+	run->cpus = calloc(ncpus ? ncpus : 1, sizeof(*run->cpus));
+	if (!run->tasks || !run->proc_migrations || !run->cpus) {
 		bench_trace_free(run);
 		return -ENOMEM;
 	}
 	run->n = n;
+	run->ncpus = ncpus;
 	run->have_proc = have_proc;
 	for (i = 0; i < n; i++) {
 		rt_sched_task_init(&run->tasks[i], w[i].tid, (uint64_t)w[i].start,
 				   (uint64_t)w[i].end);
+		rt_sched_task_affinity(&run->tasks[i], w[i].affinity_known ? &w[i].affinity : NULL);
 		run->proc_migrations[i] = w[i].proc_migrations;
 	}
 	return 0;
@@ -498,6 +608,8 @@ void bench_trace_free(struct bench_trace_run *run)
 {
 	free(run->tasks);
 	free(run->proc_migrations);
+	free(run->cpus);
 	run->tasks = NULL;
 	run->proc_migrations = NULL;
+	run->cpus = NULL;
 }

@@ -19,6 +19,8 @@ struct bench_trace_run {
 	struct rt_sched_task *tasks;	/* one per benchmark thread, in table order */
 	uint64_t *proc_migrations;	/* the table's migrated column, to agree with */
 	size_t n;
+	struct rt_sched_cpu *cpus;	/* placement per CPU, ncpus of them */
+	size_t ncpus;
 	bool have_proc;			/* proc_migrations known (a benchmark's own run) */
 	uint64_t count[RT_SEV_TYPES];
 	uint64_t events, lost;

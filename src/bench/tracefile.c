@@ -79,7 +79,9 @@ void bench_trace_text_header(FILE *f)
 		   "# S prev_pid prev_prio prev_state next_pid next_prio   (sched_switch)\n"
 		   "# W pid prio target_cpu (sched_waking)   U pid prio target_cpu (sched_wakeup)\n"
 		   "# M pid prio orig_cpu dest_cpu (sched_migrate_task)\n"
-		   "# P pid oldprio newprio (sched_pi_setprio)\n");
+		   "# P pid oldprio newprio (sched_pi_setprio)\n"
+		   "# L tid start end: a span of placement waiting (runnable while a CPU of its\n"
+		   "# affinity ran a lower priority), told as it ends\n");
 }
 
 struct analysis {
@@ -169,6 +171,15 @@ static void lost(uint64_t ts, int cpu, long long n, void *ctx)
 	a->spans[r].out->lost += n > 0 ? (uint64_t)n : 1;
 }
 
+/* A span of placement waiting, in the text after the event that ended it. */
+static void write_span(const struct rt_sched_task *t, uint64_t start, uint64_t end, void *ctx)
+{
+	struct analysis *a = ctx;
+
+	fprintf(a->out, "L %d %llu %llu\n", (int)t->tid, (unsigned long long)start,
+		(unsigned long long)end);
+}
+
 /* Each run's tasks, from its threads' windows, and its walk. */
 static int prepare(struct analysis *a, bool have_proc)
 {
@@ -182,6 +193,9 @@ static int prepare(struct analysis *a, bool have_proc)
 		a->walks[r] = rt_sched_walk_new(run->tasks, a->n, bench_trace_classify, a->d);
 		if (!a->walks[r])
 			return -ENOMEM;
+		rt_sched_walk_cpus(a->walks[r], run->cpus, run->ncpus);
+		if (a->out)
+			rt_sched_walk_spans(a->walks[r], write_span, a);
 	}
 	return 0;
 }

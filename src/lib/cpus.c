@@ -238,6 +238,50 @@ static int to_cpu_set(const struct bitmask *cpus, cpu_set_t *set)
 }
 
 /**
+ * rt_cpus_format_set - rt_cpus_format() of a cpu_set_t
+ *
+ * Returns the length of the whole list, or -ENOMEM.
+ */
+int rt_cpus_format_set(const cpu_set_t *set, char *buf, size_t len)
+{
+	struct bitmask *b = numa_allocate_cpumask();
+	unsigned int cpu;
+	int n;
+
+	if (!b)
+		return -ENOMEM;
+	for (cpu = 0; cpu < b->size && cpu < CPU_SETSIZE; cpu++) {
+		if (CPU_ISSET(cpu, set))
+			numa_bitmask_setbit(b, cpu);
+	}
+	n = rt_cpus_format(b, buf, len);
+	numa_free_cpumask(b);
+	return n;
+}
+
+/**
+ * rt_cpus_parse_set - a list of CPUs ("0-3,6"), of this machine or another
+ * one's (a trace's), into @set
+ *
+ * Returns 0, -EINVAL for text that is no list, -EOVERFLOW for a CPU past
+ * CPU_SETSIZE.
+ */
+int rt_cpus_parse_set(const char *list, cpu_set_t *set)
+{
+	struct bitmask *b;
+	int ret;
+
+	if (!numbers_in_range(list))
+		return -EINVAL;
+	b = numa_parse_cpustring_all(list);
+	if (!b)
+		return -EINVAL;
+	ret = to_cpu_set(b, set);
+	numa_free_cpumask(b);
+	return ret;
+}
+
+/**
  * rt_cpus_attr_affinity - have threads created with @attr start on @cpus
  *
  * Returns 0 or a negative errno.

@@ -2,6 +2,8 @@
 #ifndef RT_SCHEDAN_H
 #define RT_SCHEDAN_H
 
+#include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -35,6 +37,8 @@ struct rt_sev {
 	int32_t prio2;
 	int64_t arg;
 	int32_t arg2;
+	int32_t cur;		/* the task current on cpu as it was recorded (common_pid), */
+	int32_t has_cur;	/* when known: a switch the trace left out shows there */
 };
 
 /* sched_switch's prev_state: the task was still runnable (preempted, or yielded) */
@@ -48,6 +52,30 @@ enum rt_preemptor {
 	RT_BY_IDLE,		/* nobody: the CPU idled, RT throttling */
 	RT_BY_OTHER,		/* any other task */
 	RT_PREEMPTORS,
+};
+
+/*
+ * Placement: the time a thread was runnable but not running while a CPU of
+ * its affinity ran something of lower priority (a lower RT priority, a
+ * fair task, or nothing). Waiters claim such CPUs in priority order, each
+ * the lowest-priority one left (the kernel's push does the same), so two
+ * waiters for one CPU do not both count. A CPU the kernel throttles (it
+ * left a runnable RT task for a lower one: RT bandwidth, the fair server)
+ * counts apart: the kernel's limit, not its placement. placement.c.
+ */
+struct rt_sched_place {
+	uint64_t wait_ns;		/* the measure */
+	uint64_t intervals;		/* its spans: a wait while some such CPU existed */
+	struct rt_hist wait;		/* their lengths, ns */
+	uint64_t throttled_ns;		/* waited while the only such CPUs were throttled */
+	uint64_t unseen_ns;		/* counted, then taken back: the CPU's switches */
+};					/* were not all recorded, what ran is not known */
+
+/* The same, per CPU: the time it ran something less important than a task waiting for it. */
+struct rt_sched_cpu {
+	uint64_t lower_ns;
+	uint64_t throttled_ns;
+	uint64_t unseen_ns;
 };
 
 /* What the trace says about one benchmark thread within its window. */
@@ -68,9 +96,17 @@ struct rt_sched_task {
 	uint64_t switches_out;		/* leave some out (idle to task, on some VMs) */
 	uint64_t runnable_ns;		/* runnable but not running */
 	uint64_t pi_boosts;		/* sched_pi_setprio raising it */
+	struct rt_sched_place place;
+	cpu_set_t affinity;		/* the CPUs it may run on (rt_sched_task_affinity) */
+	bool affinity_all;		/* not known: any CPU */
 	/* state while walking the events */
 	int state, cpu;
 	uint64_t since;
+	int prio_now;			/* its priority as last recorded, -1 not yet */
+	int claim;			/* the CPU it waits for (placement), -1 none */
+	bool misplaced;			/* in a span of the measure */
+	uint64_t span_start;		/* when it began */
+	uint64_t span_ns;		/* its length so far, inside the window */
 };
 
 /* Classify a pid that preempted a benchmark thread (not a benchmark thread). */
@@ -78,6 +114,7 @@ typedef enum rt_preemptor (*rt_preemptor_fn)(pid_t pid, void *ctx);
 
 void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start,
 			uint64_t win_end);
+void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus);
 int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *tasks, size_t ntasks,
 		     rt_preemptor_fn classify, void *ctx);
 
@@ -85,6 +122,11 @@ int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *ta
 struct rt_sched_walk;
 struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntasks,
 					 rt_preemptor_fn classify, void *ctx);
+void rt_sched_walk_cpus(struct rt_sched_walk *w, struct rt_sched_cpu *cpus, size_t n);
+/* Each span of placement waiting as it ends: its task, its start and end (ns). */
+typedef void (*rt_span_fn)(const struct rt_sched_task *t, uint64_t start, uint64_t end,
+			   void *ctx);
+void rt_sched_walk_spans(struct rt_sched_walk *w, rt_span_fn fn, void *ctx);
 int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e);
 void rt_sched_walk_free(struct rt_sched_walk *w);
 

@@ -2,6 +2,7 @@
 #ifndef RT_TRACEDAT_H
 #define RT_TRACEDAT_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,10 +20,12 @@ struct rt_tracedat;
 /*
  * What a benchmark says of each thread's window at the end of a run, in a
  * trace_marker line, so that its trace.dat holds the rows of its table:
- * the run, the table row, the thread, the window on CLOCK_MONOTONIC and the
- * migrations /proc counted in it.
+ * the run, the table row, the thread, the window on CLOCK_MONOTONIC, the
+ * migrations /proc counted in it and, since placement, the CPUs it could
+ * run on (RT_WINDOW_CPUS, a list: "0-3"; a marker without it is read too).
  */
 #define RT_WINDOW_MARK "rtsched window: run %d row %zu tid %d start %lld end %lld migrations %llu"
+#define RT_WINDOW_CPUS " cpus %s"
 
 struct rt_tracedat_window {
 	int run;
@@ -30,6 +33,8 @@ struct rt_tracedat_window {
 	pid_t tid;
 	long long start, end;
 	unsigned long long proc_migrations;
+	cpu_set_t affinity;
+	bool affinity_known;
 };
 
 int rt_tracedat_window(const char *text, struct rt_tracedat_window *w);

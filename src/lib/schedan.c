@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_schedan.h"
+#include "schedwalk.h"
 
 const char *const rt_sev_names[RT_SEV_TYPES] = {
 	[RT_SEV_SWITCH] = "sched_switch",   [RT_SEV_WAKING] = "sched_waking",
@@ -16,15 +16,7 @@ const char *const rt_sev_names[RT_SEV_TYPES] = {
 	[RT_SEV_PI] = "sched_pi_setprio",
 };
 
-enum { T_SLEEPING, T_WAKING, T_RUNNING, T_PREEMPTED };
-
-#define MAX_CPUS 4096
-
-struct cpu_now {
-	int32_t pid;		/* the task last switched in, as far as the events show */
-	int32_t prio;
-	int known;
-};
+#define MAX_CPUS RT_WALK_MAX_CPUS
 
 /**
  * rt_sched_task_init - a thread to analyse, counting events in [@win_start, @win_end]
@@ -36,8 +28,23 @@ void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start, 
 	t->win_start = win_start;
 	t->win_end = win_end;
 	rt_hist_init(&t->wakeup_latency);
+	rt_hist_init(&t->place.wait);
+	t->affinity_all = true;
 	t->state = T_SLEEPING;
 	t->cpu = -1;
+	t->prio_now = -1;
+	t->claim = -1;
+}
+
+/**
+ * rt_sched_task_affinity - the CPUs @t may run on, for placement (NULL:
+ * not known, any CPU; the default)
+ */
+void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus)
+{
+	t->affinity_all = !cpus;
+	if (cpus)
+		t->affinity = *cpus;
 }
 
 /* The task of @pid among @tasks, by a linear search: a benchmark has tens of threads. */
@@ -66,6 +73,7 @@ static void switch_out(struct rt_sched_task *t, const struct rt_sev *e, struct r
 
 	if (inside(t, e->ts))
 		t->switches_out++;
+	t->prio_now = e->prio;
 	if (!RT_SEV_RUNNABLE(e->arg)) {
 		t->state = T_SLEEPING;
 		return;
@@ -96,6 +104,7 @@ static void switch_in(struct rt_sched_task *t, const struct rt_sev *e)
 	}
 	t->state = T_RUNNING;
 	t->cpu = e->cpu;
+	t->prio_now = e->prio2;
 }
 
 /*
@@ -128,18 +137,8 @@ static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struc
 		}
 	}
 	t->cpu = e->arg2;
+	t->prio_now = e->prio;
 }
-
-/* A walk over a stream of events: the tasks, what each CPU runs, the last time. */
-struct rt_sched_walk {
-	struct rt_sched_task *tasks;
-	size_t ntasks;
-	rt_preemptor_fn classify;
-	void *ctx;
-	struct cpu_now *cpus;	/* MAX_CPUS of them */
-	int max_cpu;
-	uint64_t last_ts;
-};
 
 /**
  * rt_sched_walk_new - start a walk that fills @tasks from events fed one by one
@@ -161,8 +160,81 @@ struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntas
 		free(w);
 		return NULL;
 	}
-	*w = (struct rt_sched_walk){ tasks, ntasks, classify, ctx, w->cpus, -1, 0 };
+	*w = (struct rt_sched_walk){ .tasks = tasks, .ntasks = ntasks, .classify = classify,
+				     .ctx = ctx, .cpus = w->cpus, .max_cpu = -1 };
+	if (rt_place_init(w)) {
+		free(w->cpus);
+		free(w);
+		return NULL;
+	}
 	return w;
+}
+
+/**
+ * rt_sched_walk_cpus - fill @cpus (@n of them, zeroed by the caller) with
+ * the placement figures per CPU as the walk goes
+ */
+void rt_sched_walk_cpus(struct rt_sched_walk *w, struct rt_sched_cpu *cpus, size_t n)
+{
+	w->out = cpus;
+	w->nout = n;
+}
+
+/**
+ * rt_sched_walk_spans - have @fn told of each span of placement waiting
+ * (rt_sched_place) as it ends, with @ctx
+ */
+void rt_sched_walk_spans(struct rt_sched_walk *w, rt_span_fn fn, void *ctx)
+{
+	w->span_fn = fn;
+	w->span_ctx = ctx;
+}
+
+/*
+ * @pid was current on @cpu when an event was recorded there (@prio its
+ * priority, -1 if the event does not say): what the switches recorded
+ * there said, or a switch was left out.
+ */
+static void seen_current(struct rt_sched_walk *w, int cpu, int32_t pid, int32_t prio)
+{
+	struct cpu_now *now = &w->cpus[cpu];
+	struct rt_sched_task *t;
+
+	if (cpu > w->max_cpu)
+		w->max_cpu = cpu;
+	if (now->known && now->pid == pid) {
+		rt_place_confirm(w, cpu);
+		return;
+	}
+	rt_place_take_back_cpu(w, cpu);
+	t = find(w->tasks, w->ntasks, pid);
+	if (t && t->state != T_RUNNING) {
+		/* it runs: the switch to it was left out */
+		rt_place_take_back_task(w, (size_t)(t - w->tasks));
+		t->state = T_RUNNING;
+		t->cpu = cpu;
+	}
+	if (prio < 0 && t)
+		prio = t->prio_now;
+	if (pid == 0)
+		prio = RT_PRIO_IDLE;
+	*now = (struct cpu_now){ pid, prio, prio >= 0, false, false };
+}
+
+/*
+ * A switch on a CPU: what runs there now, and whether the kernel throttles
+ * it (it left a runnable RT task for a lower one) until an RT task runs.
+ */
+static void switched(struct cpu_now *now, const struct rt_sev *e)
+{
+	bool throttled = now->throttled;
+	int next = e->pid2 == 0 ? RT_PRIO_IDLE : e->prio2;
+
+	if (e->prio < RT_PRIO_RT_MAX && RT_SEV_RUNNABLE(e->arg) && next >= RT_PRIO_RT_MAX)
+		throttled = true;
+	else if (next < RT_PRIO_RT_MAX)
+		throttled = false;
+	*now = (struct cpu_now){ e->pid2, e->prio2, true, throttled, false };
 }
 
 /**
@@ -182,21 +254,29 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 	struct cpu_now *cpus = w->cpus;
 	int c;
 
+	bool on_cpu = e->cpu >= 0 && e->cpu < MAX_CPUS;
+
 	if (e->ts < w->last_ts)
 		return -EINVAL;
+	rt_place_advance(w, e->ts);
 	w->last_ts = e->ts;
+	if (on_cpu && e->type == RT_SEV_SWITCH)
+		seen_current(w, e->cpu, e->pid, e->prio);
+	else if (on_cpu && e->has_cur && e->cur >= 0)
+		seen_current(w, e->cpu, e->cur, -1);
 	switch (e->type) {
 	case RT_SEV_SWITCH:
 		t = find(tasks, ntasks, e->pid);
 		if (t)
 			switch_out(t, e, tasks, ntasks, w->classify, w->ctx);
 		t = find(tasks, ntasks, e->pid2);
-		if (t)
+		if (t) {
+			/* its wait ended here, as recorded: the wait stands on its side */
+			rt_place_task_confirm(w, (size_t)(t - tasks));
 			switch_in(t, e);
-		if (e->cpu >= 0 && e->cpu < MAX_CPUS) {
-			cpus[e->cpu] = (struct cpu_now){ e->pid2, e->prio2, 1 };
-			w->max_cpu = e->cpu > w->max_cpu ? e->cpu : w->max_cpu;
 		}
+		if (on_cpu)
+			switched(&cpus[e->cpu], e);
 		break;
 	case RT_SEV_WAKING:
 		t = find(tasks, ntasks, e->pid);
@@ -205,6 +285,8 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 			t->since = e->ts;
 			t->wakeups += inside(t, e->ts);
 		}
+		if (t)
+			t->prio_now = e->prio;
 		break;
 	case RT_SEV_MIGRATE:
 		t = find(tasks, ntasks, e->pid);
@@ -215,6 +297,8 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		t = find(tasks, ntasks, e->pid);
 		if (t && e->prio2 < e->prio && inside(t, e->ts))
 			t->pi_boosts++;
+		if (t)
+			t->prio_now = e->prio2;
 		/* a running owner boosted (or unboosted) runs at its new priority */
 		for (c = 0; c <= w->max_cpu; c++) {
 			if (cpus[c].known && cpus[c].pid == e->pid)
@@ -224,14 +308,17 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 	default:
 		break;
 	}
-	return 0;
+	return rt_place_claim(w, e->ts);
 }
 
-/* The end of a walk: its memory goes, the tasks keep their figures. */
+/* The end of a walk: the spans still open end, its memory goes, the tasks keep their figures. */
 void rt_sched_walk_free(struct rt_sched_walk *w)
 {
-	if (w)
-		free(w->cpus);
+	if (!w)
+		return;
+	rt_place_end(w);
+	rt_place_free(w);
+	free(w->cpus);
 	free(w);
 }
 

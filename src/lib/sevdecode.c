@@ -41,12 +41,15 @@ void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
 		}
 		if (ev)
 			d->id[i] = ev->id;
+		if (ev && !d->common_pid)
+			d->common_pid = tep_find_common_field(ev, "common_pid");
 	}
 	d->print_id = -1;
 	ev = tep_find_event_by_name(tep, "ftrace", "print");
 	if (ev) {
 		d->print_buf = tep_find_field(ev, "buf");
-		d->common_pid = tep_find_common_field(ev, "common_pid");
+		if (!d->common_pid)
+			d->common_pid = tep_find_common_field(ev, "common_pid");
 		if (d->print_buf && d->common_pid)
 			d->print_id = ev->id;
 	}
@@ -107,6 +110,10 @@ enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record 
 	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
 	e->pid = (int32_t)num(f[0], r);
 	e->prio = (int32_t)num(f[1], r);
+	if (d->common_pid) {
+		e->cur = (int32_t)num(d->common_pid, r);
+		e->has_cur = 1;
+	}
 	switch (type) {
 	case RT_SEV_SWITCH:
 		e->arg = num(f[2], r);

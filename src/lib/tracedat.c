@@ -15,6 +15,7 @@
 
 #include "rt_filemap.h"
 #include "rt_sevdecode.h"
+#include "rt_cpus.h"
 #include "rt_tracedat.h"
 
 struct rt_tracedat {
@@ -182,12 +183,15 @@ const char *rt_tracedat_buffer(const struct rt_tracedat *d)
  */
 int rt_tracedat_window(const char *text, struct rt_tracedat_window *w)
 {
-	int tid;
+	char cpus[256];
+	int tid, n;
 
-	if (sscanf(text, RT_WINDOW_MARK, &w->run, &w->row, &tid, &w->start, &w->end,
-		   &w->proc_migrations) != 6)
+	n = sscanf(text, RT_WINDOW_MARK " cpus %255s", &w->run, &w->row, &tid, &w->start, &w->end,
+		   &w->proc_migrations, cpus);
+	if (n < 6)
 		return -EINVAL;
 	w->tid = tid;
+	w->affinity_known = n == 7 && !rt_cpus_parse_set(cpus, &w->affinity);
 	return 0;
 }
 

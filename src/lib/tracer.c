@@ -24,6 +24,8 @@ struct rt_tracer {
 	struct tracefs_instance *instance;
 	char *name;
 	int lock_fd;			/* the instance's folder, flock()ed while in use */
+	pid_t *cpus;			/* the run's CPUs, ascending (NULL: all) */
+	size_t ncpus;
 };
 
 /* The initial PID namespace's inode number (the kernel's PROC_PID_INIT_INO). */
@@ -78,6 +80,22 @@ static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpu
 static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		 const struct bitmask *cpus, char *err, size_t len);
 
+/* The run's CPUs, for the switches' filter. */
+static int keep_cpus(struct rt_tracer *t, const struct bitmask *cpus)
+{
+	int i, n = cpus ? rt_cpus_count(cpus) : 0;
+
+	if (!n)
+		return 0;
+	t->cpus = calloc((size_t)n, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		t->cpus[i] = rt_cpus_nth(cpus, i);
+	t->ncpus = (size_t)n;
+	return 0;
+}
+
 /**
  * rt_tracer_open - create the instance @name and prepare it, tracing off
  * @buffer_kb: ring buffer of each CPU of @cpus
@@ -108,7 +126,11 @@ int rt_tracer_open(struct rt_tracer **tp, const char *name, size_t buffer_kb,
 		return -ENOMEM;
 	}
 	t->lock_fd = -1;
-	ret = setup(t, name, buffer_kb, cpus, err, len);
+	ret = keep_cpus(t, cpus);
+	if (ret)
+		snprintf(err, len, "out of memory");
+	else
+		ret = setup(t, name, buffer_kb, cpus, err, len);
 	if (ret)
 		rt_tracer_close(t);
 	else
@@ -220,16 +242,17 @@ static int cmp_pid(const void *a, const void *b)
  * rt_tracer_filter - record only events of @tids, and enable the events
  *
  * sched_switch is kept when either side is one of them, so that a
- * preemption shows who took the CPU; the others when their task is. No
- * tids (@n 0): no scheduler event at all. What the buffers hold already
- * stays there for the recorder.
+ * preemption shows who took the CPU, and every one on the run's CPUs, so
+ * that what each CPU runs is known throughout (placement); the others
+ * when their task is. No tids (@n 0): no scheduler event at all. What the
+ * buffers hold already stays there for the recorder.
  *
  * Returns 0 or a negative errno.
  */
 int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
 {
-	size_t len = 64 + n * 48;
-	char *prev = malloc(len), *next = malloc(len), *sw = malloc(2 * len + 8);
+	size_t len = 64 + (n + t->ncpus) * 48;
+	char *prev = malloc(len), *next = malloc(len), *sw = malloc(3 * len + 8);
 	pid_t *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	int i, ret = -ENOMEM;
 
@@ -243,7 +266,11 @@ int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
 			ret = filter_of(next, len, "next_pid", sorted, n);
 		if (ret)
 			goto out;
-		snprintf(sw, 2 * len + 8, "%s||%s", prev, next);
+		snprintf(sw, 3 * len + 8, "%s||%s", prev, next);
+		if (!t->ncpus)
+			snprintf(sw, 3 * len + 8, "0");	/* no filter: every CPU */
+		else if (!filter_of(next, len, "CPU", t->cpus, t->ncpus))
+			snprintf(sw + strlen(sw), 3 * len + 8 - strlen(sw), "||%s", next);
 		filter_of(prev, len, "pid", sorted, n);
 	} else {
 		snprintf(sw, len, "common_pid<0");
@@ -360,6 +387,7 @@ void rt_tracer_close(struct rt_tracer *t)
 		t->lock_fd = -1;
 	}
 	free(t->name);
+	free(t->cpus);
 	free(t);
 }
 

@@ -42,7 +42,21 @@ ok $rc "--trace runs (exit $rc)"
 check "  prints the events it read" grep -qE '^trace: [1-9][0-9]* events \(sched_switch [0-9]+, sched_waking' "$TMP/out"
 check "  and lost none" test "$(grep -c 'LOST' "$TMP/out")" -eq 0
 check "  the migrations by cause, one row per thread" test "$(sed -n '/^Migrations/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
-check "  the preemptions and waits, one row per thread" test "$(sed -n '/^Preempted/,$p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  the preemptions and waits, one row per thread" test "$(sed -n '/^Preempted/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  the placement waits, one row per thread" test "$(sed -n '/^Placement/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  and one row per CPU" test "$(sed -n '/^CPU  /,/^$/p' "$TMP/out" | grep -cE '^ *[0-9]+:')" -eq $NCPUS
+# what the threads waited is what the CPUs ran lower while they did, part by part
+check "  placement: the threads' waits add up to the CPUs' figures" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+ok = True
+for r in d["runs"]:
+    t, c = r["trace"]["threads"], r["trace"]["cpus"]
+    for a, b in (("wait_ns", "lower_ns"), ("throttled_ns", "throttled_ns"), ("unseen_ns", "unseen_ns")):
+        x, y = sum(p["placement"][a] for p in t), sum(p[b] for p in c)
+        print("#", a, x, b, y)
+        ok &= x == y
+    ok &= all(p["placement"]["spans_ns"]["count"] > 0 or p["placement"]["wait_ns"] == 0 for p in t)
+sys.exit(0 if ok else 1)' "$j"
 # the trace and /proc count the same migrations: both follow set_task_cpu(); a
 # migration at the very instant of a counter reading may fall either side
 check "  traced migrations agree with /proc (within 1 per thread)" /usr/bin/python3 -c 'import json, sys
@@ -143,6 +157,42 @@ check "analyse of a file that is not a trace.dat: exit 2 (got $rc), one line" \
 run_bounded 30 ./analyse --events "$TMP/ev.dat"
 check "analyse --events: the rtsched-trace/1 text, with the run's 3 threads" \
 	bash -c "[ $rc -eq 0 ] && head -1 '$TMP/out' | grep -q '^# rtsched-trace/1' && [ \$(grep -c '^T ' '$TMP/out') -eq 3 ]"
+check "  and the spans of placement waiting of its threads, as L lines" \
+	bash -c "grep -qE '^L [0-9]+ [0-9]+ [0-9]+$' '$TMP/out'"
+
+# Placement against what is known in advance. pi_stress pins each group to a
+# CPU of its own: the groups' threads must wait there while another CPU
+# idles, and the measure must not count that, since no thread may use it;
+# the same trace read without the threads' affinity (--pid) counts it.
+if [ "$NCPUS" -ge 2 ]; then
+	run_bounded 60 ./pi_stress -q -g 1 -d 1 --trace --trace-out "$TMP/pin.dat" --json "$TMP/pin.json"
+	ok $rc "pi_stress -g 1 --trace (exit $rc)"
+	gcpu=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["groups"][0]["cpu"])' "$TMP/pin.json")
+	check "  placement counts only the group's CPU $gcpu: no other CPU is in its threads' affinity" \
+		/usr/bin/python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["runs"][0]["trace"]["cpus"]
+print("# cpus:", c)
+sys.exit(0 if [x["cpu"] for x in c] == [int(sys.argv[2])] else 1)' "$TMP/pin.json" "$gcpu"
+	pids=$(./analyse --events "$TMP/pin.dat" | awk '$1 == "T" { print $2 }' | paste -sd,)
+	run_bounded 60 ./analyse --pid "$pids" --json "$TMP/nopin.json" "$TMP/pin.dat"
+	check "  read without the affinity (--pid $pids), the idle CPUs count: the low thread 'waited'" \
+		/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["runs"][0]["trace"]
+print("# cpus:", d["cpus"])
+sys.exit(0 if sum(x["lower_ns"] for x in d["cpus"] if x["cpu"] != int(sys.argv[2])) > 0 else 1)' "$TMP/nopin.json" "$gcpu"
+	# migrate's threads may use every CPU: the kernel must place the highest
+	# one at once, so its waits are wake-up latencies, a small part of the run
+	run_bounded 60 ./migrate -q -d 2 -t "$NCPUS" --trace --json "$TMP/free.json"
+	check "migrate -t $NCPUS: the highest thread waited for a lower CPU less than 10% of its window" \
+		/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+w = r["trace"]["threads"][-1]["placement"]["wait_ns"]
+print("# highest thread waited", w, "ns of", r["measured_s"], "s")
+sys.exit(0 if w < 0.1 * r["measured_s"] * 1e9 else 1)' "$TMP/free.json"
+else
+	skip "placement against affinity needs two CPUs (this machine has $NCPUS)"
+fi
 
 # a trace the user recorded (the top instance, extracted as trace-cmd
 # extract does) around a --trace run: the window markers go there too, and
@@ -166,7 +216,7 @@ if command -v trace-cmd >/dev/null && [ "$(cat $top/current_tracer)" = nop ] &&
 	run_bounded 60 ./analyse "$TMP/top.dat"
 	ok $rc "analyse of the top instance's trace around a --trace run (exit $rc)"
 	# the same events in two buffers: the counts agree, the times by a few us
-	counts() { sed -n '/^Migrations/,/^$/p' "$1"; sed -n '/^Preempted/,$p' "$1" | awk '/^ +[0-9]+:/ { print $1, $2, $3, $4, $5, $6 }'; }
+	counts() { sed -n '/^Migrations/,/^$/p' "$1"; sed -n '/^Preempted/,/^$/p' "$1" | awk '/^ +[0-9]+:/ { print $1, $2, $3, $4, $5, $6 }'; }
 	check "  the same migrations and preemptions, thread by thread" diff <(counts "$TMP/own.out") <(counts "$TMP/out")
 else
 	skip "the top trace instance is in use (a tracer or sched events on): not touched"

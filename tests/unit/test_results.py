@@ -10,6 +10,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
+from rtsched_results import parse_fail_if, trace_samples, traced  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
@@ -65,5 +66,27 @@ with tempfile.TemporaryDirectory() as d:
            "a row without migrated")
     raises(lambda: load_file(write("bin.json", "\udcff".encode("utf-8", "surrogateescape")
                                    .decode("latin-1"))), "not JSON", "binary garbage")
+
+# placement, from the trace of each run: per thread, the total the sum, or the longest span
+def placed(*waits):
+    return {"trace": {"threads": [{"placement": {"wait_ns": w, "spans_ns": {"p99": w // 2,
+                                                                              "max": w}}}
+                                  for w in waits]}}
+
+
+tdoc = {"_path": "t.json", "runs": [placed(10, 30), placed(20, 50)]}
+ok(traced([tdoc]), "runs with placement figures are traced")
+ok(trace_samples([tdoc], 1, "placement") == [30, 50], "thread 1's waits, one per run")
+ok(trace_samples([tdoc], 2, "placement") == [40, 70], "the total: the sum of the waits")
+ok(trace_samples([tdoc], 2, "placement_max") == [30, 50], "the total of max: the longest")
+ok(trace_samples([tdoc], 0, "placement_p99") == [5, 10], "p99 of thread 0's spans")
+untraced = {"_path": "u.json", "runs": [placed(1), {"rows": []}]}
+ok(not traced([untraced]), "a run without a trace: not traced")
+raises(lambda: trace_samples([untraced], 0, "placement"), "run 2 has no traced threads",
+       "placement of an untraced run")
+ok(parse_fail_if("wait_p99:total>10%") == ("wait_p99", "total", ">", 10.0),
+   "a --fail-if column with digits (wait_p99) is read")
+ok(parse_fail_if("placement_max:highest<5%")[0] == "placement_max",
+   "placement_max as a --fail-if column")
 
 done()

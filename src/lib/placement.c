@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Placement quality: how long a real-time thread waited while a CPU it may
+ * use ran something less important. The promise of the RT scheduler on SMP
+ * is that the highest-priority runnable RT tasks are the ones running; this
+ * measures the time that promise was not kept, as the events show it.
+ *
+ * After every event the waiting threads (woken and not yet running, or
+ * preempted and still runnable) claim, in priority order (the longest
+ * waiting first among equals), each one CPU of its affinity that runs a
+ * task of lower priority than its own, or nothing: the lowest-priority such
+ * CPU not claimed yet. Time passes with the claims of the last event. A
+ * claim on a CPU that is throttled counts apart.
+ *
+ * A CPU's state and a thread's come from the switches recorded; some
+ * kernels leave switches out (an idle CPU's, on some virtual machines). So
+ * time counted stays provisional until both sides confirm it: the CPU's
+ * next event says who ran there (its common_pid, a switch's prev_pid), and
+ * the thread's wait ends in a recorded switch to it. Another task current
+ * on the CPU, or the thread seen running without a switch to it, takes the
+ * time back (unseen). Throttled time is not held: it counts apart anyway.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedwalk.h"
+
+/**
+ * rt_place_init - the walk's memory for placement: the waiters' order and
+ * a pending row per CPU, allocated when a CPU is first claimed
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int rt_place_init(struct rt_sched_walk *w)
+{
+	w->pending = calloc(RT_WALK_MAX_CPUS, sizeof(*w->pending));
+	w->order = calloc(w->ntasks ? w->ntasks : 1, sizeof(*w->order));
+	if (!w->pending || !w->order) {
+		rt_place_free(w);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rt_place_free(struct rt_sched_walk *w)
+{
+	int c;
+
+	for (c = 0; w->pending && c < RT_WALK_MAX_CPUS; c++)
+		free(w->pending[c]);
+	free(w->pending);
+	free(w->order);
+	w->pending = NULL;
+	w->order = NULL;
+}
+
+/* The per-CPU figures of @cpu, or a scratch copy when they are not asked for. */
+static struct rt_sched_cpu *out_of(struct rt_sched_walk *w, int cpu, struct rt_sched_cpu *scratch)
+{
+	return w->out && (size_t)cpu < w->nout ? &w->out[cpu] : scratch;
+}
+
+/* The part of [@from, @to] inside @t's window. */
+static uint64_t in_window(const struct rt_sched_task *t, uint64_t from, uint64_t to)
+{
+	uint64_t lo = from > t->win_start ? from : t->win_start;
+	uint64_t hi = to < t->win_end ? to : t->win_end;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/**
+ * rt_place_advance - time passes up to @ts with the claims of the last event
+ */
+void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < w->ntasks; i++) {
+		struct rt_sched_task *t = &w->tasks[i];
+		struct rt_sched_cpu scratch = { 0 }, *o;
+		uint64_t d;
+
+		if (t->claim < 0)
+			continue;
+		d = in_window(t, w->last_ts, ts);
+		if (!d)
+			continue;
+		o = out_of(w, t->claim, &scratch);
+		if (w->cpus[t->claim].throttled) {
+			t->place.throttled_ns += d;
+			o->throttled_ns += d;
+		} else {
+			w->pending[t->claim][i].neither += d;
+			t->place.wait_ns += d;
+			t->span_ns += d;
+			o->lower_ns += d;
+		}
+	}
+}
+
+/* The CPU ran what the events said: its side of the pending time stands. */
+void rt_place_confirm(struct rt_sched_walk *w, int cpu)
+{
+	struct rt_place_pending *row = w->pending[cpu];
+	size_t i;
+
+	for (i = 0; row && i < w->ntasks; i++) {
+		row[i].by_cpu += row[i].neither;
+		row[i].neither = 0;
+		row[i].by_task = 0;	/* both sides now: it stands */
+	}
+}
+
+/* The task's wait ended in a recorded switch to it: its side stands. */
+void rt_place_task_confirm(struct rt_sched_walk *w, size_t i)
+{
+	int c;
+
+	for (c = 0; c <= w->max_cpu; c++) {
+		struct rt_place_pending *p = w->pending[c] ? &w->pending[c][i] : NULL;
+
+		if (!p)
+			continue;
+		p->by_task += p->neither;
+		p->neither = 0;
+		p->by_cpu = 0;
+	}
+}
+
+static void take_back(struct rt_sched_walk *w, int cpu, size_t i, uint64_t d)
+{
+	struct rt_sched_task *t = &w->tasks[i];
+	struct rt_sched_cpu scratch = { 0 }, *o = out_of(w, cpu, &scratch);
+
+	t->place.wait_ns -= d;
+	t->span_ns -= d < t->span_ns ? d : t->span_ns;
+	o->lower_ns -= d;
+	t->place.unseen_ns += d;
+	o->unseen_ns += d;
+}
+
+/* What ran on @cpu since its last confirmation is not what the events said. */
+void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu)
+{
+	struct rt_place_pending *row = w->pending[cpu];
+	size_t i;
+
+	for (i = 0; row && i < w->ntasks; i++) {
+		if (row[i].neither + row[i].by_task)
+			take_back(w, cpu, i, row[i].neither + row[i].by_task);
+		row[i].neither = row[i].by_task = 0;
+	}
+}
+
+/* Task @i ran when the events said it waited: none of its unconfirmed wait stands. */
+void rt_place_take_back_task(struct rt_sched_walk *w, size_t i)
+{
+	int c;
+
+	for (c = 0; c <= w->max_cpu; c++) {
+		struct rt_place_pending *p = w->pending[c] ? &w->pending[c][i] : NULL;
+
+		if (!p)
+			continue;
+		if (p->neither + p->by_cpu)
+			take_back(w, c, i, p->neither + p->by_cpu);
+		p->neither = p->by_cpu = 0;
+	}
+}
+
+static bool waiting(const struct rt_sched_task *t)
+{
+	return (t->state == T_WAKING || t->state == T_PREEMPTED) && t->prio_now >= 0;
+}
+
+static int running_prio(const struct cpu_now *c)
+{
+	return c->pid == 0 ? RT_PRIO_IDLE : c->prio;
+}
+
+/* Waiter @t's CPU: unclaimed, in its affinity, running a lower priority; the lowest. */
+static int choose(struct rt_sched_walk *w, const struct rt_sched_task *t)
+{
+	int c, best = -1, best_prio = 0;
+	bool best_throttled = true;
+
+	for (c = 0; c <= w->max_cpu && c < CPU_SETSIZE; c++) {
+		const struct cpu_now *now = &w->cpus[c];
+		int p = running_prio(now);
+
+		if (!now->known || now->claimed || p <= t->prio_now)
+			continue;
+		if (!t->affinity_all && !CPU_ISSET(c, &t->affinity))
+			continue;
+		/* one that is not throttled first, then the lowest priority */
+		if (best < 0 || (best_throttled && !now->throttled) ||
+		    (best_throttled == now->throttled && p > best_prio)) {
+			best = c;
+			best_prio = p;
+			best_throttled = now->throttled;
+		}
+	}
+	return best;
+}
+
+static bool before(const struct rt_sched_task *a, const struct rt_sched_task *b)
+{
+	return a->prio_now < b->prio_now || (a->prio_now == b->prio_now && a->since < b->since);
+}
+
+/* A span of the measure ends at @ts: its length goes into the histogram. */
+static void end_span(struct rt_sched_walk *w, struct rt_sched_task *t, uint64_t ts)
+{
+	if (t->misplaced && t->span_ns) {
+		t->place.intervals++;
+		rt_hist_add(&t->place.wait, t->span_ns);
+		if (w->span_fn)
+			w->span_fn(t, t->span_start, ts, w->span_ctx);
+	}
+	t->misplaced = false;
+	t->span_ns = 0;
+}
+
+/**
+ * rt_place_claim - the claims after an event at @ts: each waiter, highest
+ * priority first, takes the CPU it waits for
+ *
+ * Returns 0 or -ENOMEM (a CPU's pending row).
+ */
+int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
+{
+	size_t n = 0, i, k;
+	int c;
+
+	for (c = 0; c <= w->max_cpu; c++)
+		w->cpus[c].claimed = false;
+	for (i = 0; i < w->ntasks; i++) {
+		struct rt_sched_task *t = &w->tasks[i];
+
+		t->claim = -1;
+		if (!waiting(t))
+			continue;
+		/* insertion: tens of threads */
+		for (k = n; k > 0 && before(t, &w->tasks[w->order[k - 1]]); k--)
+			w->order[k] = w->order[k - 1];
+		w->order[k] = i;
+		n++;
+	}
+	for (k = 0; k < n; k++) {
+		struct rt_sched_task *t = &w->tasks[w->order[k]];
+
+		c = choose(w, t);
+		if (c < 0)
+			continue;
+		if (!w->pending[c]) {
+			w->pending[c] = calloc(w->ntasks, sizeof(**w->pending));
+			if (!w->pending[c])
+				return -ENOMEM;
+		}
+		t->claim = c;
+		w->cpus[c].claimed = true;
+	}
+	for (i = 0; i < w->ntasks; i++) {
+		struct rt_sched_task *t = &w->tasks[i];
+		bool now = t->claim >= 0 && !w->cpus[t->claim].throttled;
+
+		if (t->misplaced && !now)
+			end_span(w, t, ts);
+		else if (!t->misplaced && now)
+			t->span_start = ts;
+		t->misplaced = now;
+	}
+	return 0;
+}
+
+/* The end of the events: the spans still open end there. */
+void rt_place_end(struct rt_sched_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->ntasks; i++)
+		end_span(w, &w->tasks[i], w->last_ts);
+}
