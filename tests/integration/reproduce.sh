@@ -47,6 +47,20 @@ import glob, json, sys
 docs = [json.load(open(f)) for f in glob.glob(sys.argv[1] + "/*/vm-*/*.json")]
 sys.exit(0 if len(docs) >= 4 and all(d["system"]["vm"]["vcpus"] == 4 and d["system"]["nr_cpus"] == 4 for d in docs) else 1)' "$STORED"
 
+# placement, from the traced reproduction (scripts/reproduce --trace)
+run_bounded 120 $R --assemble --trace --results "$STORED/placement" --plot "$TMP/pm.png"
+check "assembles the traced reproduction (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  the placement table: 8 threads and the total" \
+	test "$(sed -n '/^Placement: per thread/,/^  (total/p' "$TMP/out" | grep -cE '^( +[0-7]:|total) ')" -eq 9
+check "  the significance of the placement waits, with and without PI" \
+	test "$(grep -c 'compare --column placement)' "$TMP/out")" -eq 2
+check "  a plot of the placement waits" bash -c "file '$TMP/placement.png' | grep -q 'PNG image data, 1200 x 600'"
+check "  the highest thread waited less after the commit, in both cells (the README's answer)" \
+	bash -c "sed -n '/^Placement: per thread/,/^  (total/p' '$TMP/out' | awk '\$1 == \"7:\" { exit !(\$5 < \$2 && \$11 < \$8) }'"
+run_bounded 60 $R --assemble --trace --results "$STORED" --plot "$TMP/y.png"
+check "--assemble --trace of untraced results: exit 2 (got $rc), saying so" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'not every cell was traced' '$TMP/err'"
+
 # missing results: one line, exit 2
 mkdir -p "$TMP/empty"
 run_bounded 30 $R --assemble --results "$TMP/empty" --plot "$TMP/x.png"
