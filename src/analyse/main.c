@@ -47,7 +47,17 @@ struct config {
 	int prio_lo, prio_hi;		/* --prio, SCHED_FIFO; 0: not given */
 	const char *json;
 	bool events, quiet;
+	char choice[256];		/* the choice as given, for messages */
 };
+
+/* Adds "OPTION VALUE" to the choice as the user gave it (truncated if huge). */
+static void note_choice(struct config *cfg, const char *opt, const char *arg)
+{
+	size_t len = strlen(cfg->choice);
+
+	snprintf(cfg->choice + len, sizeof(cfg->choice) - len, "%s%s %s", len ? " " : "", opt,
+		 arg);
+}
 
 static void usage(FILE *out)
 {
@@ -134,14 +144,17 @@ static void parse(struct config *cfg, int argc, char **argv)
 		switch (c) {
 		case OPT_PID:
 			parse_pids(cfg, optarg);
+			note_choice(cfg, "--pid", optarg);
 			break;
 		case OPT_NAME:
 			if (!*optarg)
 				cli_die(EXIT_USAGE, "invalid --name '': expected a task name or pattern");
 			cfg->name = optarg;
+			note_choice(cfg, "--name", optarg);
 			break;
 		case OPT_PRIO:
 			parse_prio(cfg, optarg);
+			note_choice(cfg, "--prio", optarg);
 			break;
 		case OPT_BUFFER:
 			cfg->buffer = optarg;
@@ -359,11 +372,11 @@ static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
 	for (i = 0; i < s->cap; i++)
 		if (s->tasks[i].pid && chosen(cfg, d, &s->tasks[i]))
 			p[n++] = s->tasks[i];
-	if (!n)
-		cli_die(EXIT_USAGE, "%s: no task of the trace matches the choice (%s%s%s%s%s)",
-			cfg->file, cfg->npids ? "--pid " : "", cfg->name ? "--name " : "",
-			cfg->name ? cfg->name : "", cfg->name && cfg->prio_lo ? " " : "",
-			cfg->prio_lo ? "--prio" : "");
+	if (!n) {
+		free(p);
+		cli_die(EXIT_USAGE, "%s: no task of the trace matches the choice (%s)", cfg->file,
+			cfg->choice);
+	}
 	qsort(p, n, sizeof(*p), by_prio);
 	rw->nruns = 1;
 	rw->n = n;

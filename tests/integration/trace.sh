@@ -150,7 +150,7 @@ sys.exit(0 if d["schema"] == "rtsched-analysis/1" and [t["rt_priority"] for t in
 check "  and no /proc column it cannot know" bash -c "sed -n '/^Migrations/,/^\$/p' '$TMP/out' | grep -qE '^ +0: +[0-9]+ +- '"
 run_bounded 30 ./analyse --pid 1 "$TMP/ev.dat"
 check "analyse --pid of no task of the trace: exit 2 (got $rc), one line" \
-	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'no task of the trace matches' '$TMP/err'"
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'no task of the trace matches the choice (--pid 1)$' '$TMP/err'"
 run_bounded 30 ./analyse "$TMP/ev.json"
 check "analyse of a file that is not a trace.dat: exit 2 (got $rc), one line" \
 	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'is not a trace.dat' '$TMP/err'"
