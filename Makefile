@@ -91,7 +91,7 @@ check-deps:
 deps:
 	$(Q)scripts/install-deps
 
-%.o: %.c
+%.o: %.c | check-deps
 	@$(if $(Q),echo "  CC      $@";)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
