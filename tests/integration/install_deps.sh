@@ -44,3 +44,16 @@ install -m 755 $D "$TMP/install-deps"
 run_bounded 60 setpriv --reuid=nobody --regid=nogroup --clear-groups env PATH="$TMP/bin" "$TMP/install-deps"
 check "an ordinary user with something missing: exit 4 (got $rc), told to run it as root" \
 	bash -c "[ $rc -eq 4 ] && grep -q 'run as root: sudo scripts/install-deps' '$TMP/err'"
+
+# make with that same dependency missing stops on its one line, naming the
+# package, before any compiler runs (under -j too)
+mkdir -p "$TMP/tree"
+cp -r Makefile src "$TMP/tree/"
+find "$TMP/tree" -name '*.[oad]' -delete
+run_bounded 60 env PKG_CONFIG_LIBDIR="$TMP/pc" make -j2 -C "$TMP/tree"
+check "make without libtraceevent.pc: fails (exit $rc) with one error, naming libtraceevent-dev" \
+	bash -c "[ $rc -ne 0 ] && [ \$(grep -c 'error' '$TMP/err') -eq 1 ] &&
+		grep -q \"^error: pkg-config cannot find 'libtraceevent': install libtraceevent-dev\" '$TMP/err'" ||
+	diag "$TMP/err"
+check "  and compiles nothing" \
+	bash -c "! grep -q 'CC' '$TMP/out' && [ -z \"\$(find '$TMP/tree' -name '*.o')\" ]" || diag "$TMP/out"
