@@ -30,12 +30,13 @@ CFLAGS ?= -O2 -g
 # The pkg-config name of each dependency and the packages that provide it.
 # The static programs go without libtracecmd, which Debian ships only as a
 # shared library: they record no trace (src/static/tracedat.c says so).
-STATIC_DEPS := libtraceevent libtracefs numa
+STATIC_DEPS := libtraceevent libtracefs numa zlib
 DEPS := $(STATIC_DEPS) libtracecmd
 dep_hint_libtracecmd := libtracecmd-dev (Debian/Ubuntu) or libtracecmd-devel (Fedora)
 dep_hint_libtraceevent := libtraceevent-dev (Debian/Ubuntu) or libtraceevent-devel (Fedora)
 dep_hint_libtracefs := libtracefs-dev (Debian/Ubuntu) or libtracefs-devel (Fedora)
 dep_hint_numa := libnuma-dev (Debian/Ubuntu) or numactl-devel (Fedora)
+dep_hint_zlib := zlib1g-dev (Debian/Ubuntu) or zlib-devel (Fedora)
 
 # Evaluated when used, so that a recursive make after scripts/install-deps sees them.
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(DEPS) 2>/dev/null)

@@ -45,7 +45,7 @@ KNOWN_FIELDS = {
          "partial", "source"},
     "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
                "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime",
-               "environment", "vm", "thread_clock"},
+               "environment", "vm", "thread_clock", "rt_bandwidth", "scheduler", "isolation"},
     "run": {"measured_s", "startup_ms", "rows", "total", "groups", "trace", "partial"},
     "row": {"task"} | set(COLUMNS),
     "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",
@@ -163,6 +163,55 @@ def where_ran(doc):
     if not v:
         return "the machine itself"
     return f"a VM ({v.get('accel')}, {v.get('vcpus')} vCPUs on {v.get('host', {}).get('nodename')})"
+
+
+def _release(doc):
+    m = re.match(r"(\d+)\.(\d+)", doc.get("system", {}).get("release", ""))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def bandwidth_of(doc):
+    """The RT bandwidth regime a result ran under, in words: 'RT throttling
+    950000/1000000 us', 'the fair server 50/1000 ms', 'unknown'. Results
+    written before rtsched recorded the regime say only the sysctls, which
+    mean RT throttling before Linux 6.12 and are not enough from 6.12."""
+    s = doc.get("system", {})
+    bw = s.get("rt_bandwidth")
+    rt, per = s.get("rt_runtime_us"), s.get("rt_period_us")
+    thr = f"RT throttling {rt}/{per} us"
+    if bw is None:
+        rel = _release(doc)
+        if rel is None or rel >= (6, 12) or rt is None:
+            return "not recorded"
+        return thr if 0 <= rt < per else "neither (no RT throttling)"
+    fair = "the fair server"
+    cpus = bw.get("fair_server_cpus")
+    if cpus:
+        vals = {(c.get("runtime_ns"), c.get("period_ns")) for c in cpus}
+        if len(vals) == 1:
+            r, p = vals.pop()
+            fair += f" {r / 1e6:g}/{p / 1e6:g} ms" if r else " off"
+        else:
+            fair += " (per CPU)"
+    return {"throttling": thr, "fair_server": fair, "both": f"{thr} and {fair}",
+            "neither": "neither"}.get(bw.get("regime"), "unknown")
+
+
+def scheduler_settings(doc):
+    """What decides a result's figures besides the kernel's code, as NAME ->
+    words: the RT bandwidth regime, preemption, RT_PUSH_IPI, sched_ext."""
+    s = doc.get("system", {})
+    sch = s.get("scheduler") or {}
+    feats = sch.get("features")
+    push = "not recorded" if "scheduler" not in s else "unknown" if feats is None else \
+        "on" if "RT_PUSH_IPI" in feats else "off" if "NO_RT_PUSH_IPI" in feats else "absent"
+    mode = sch.get("preempt_mode")
+    return {"RT bandwidth": bandwidth_of(doc),
+            "preemption": f"{s.get('preempt_model')}" if mode is None or mode in str(
+                s.get("preempt_model")) else f"{s.get('preempt_model')} mode {mode}",
+            "RT_PUSH_IPI": push,
+            "sched_ext": sch.get("sched_ext") or ("not recorded" if "scheduler" not in s
+                                                   else "unknown")}
 
 
 def check_comparable(named_docs, one_place=False):

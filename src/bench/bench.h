@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "env.h"
 #include "rt_json.h"
 #include "rt_report.h"
 #include "rt_stop.h"
@@ -69,6 +70,7 @@ struct bench {
 	int argc;
 	char **argv;
 	const struct rt_stop *stop;	/* a signal's request to stop, for the runs */
+	struct bench_sys sys;		/* the kernel's and the machine's settings */
 	struct rt_work work;		/* the calibrated busy loop */
 	struct rt_tracer *tracer;	/* --trace, or NULL */
 	struct bench_run *runs;		/* common->repeat of them */

@@ -54,8 +54,8 @@ static void print_header(const struct bench *b)
 	int i, n;
 
 	b->ops->header(b);
-	bench_print_kernel(stdout);
-	n = bench_env_notes(b->cpus, &b->work, notes);
+	bench_print_kernel(&b->sys, b->cpus, stdout);
+	n = bench_env_notes(&b->sys, b->cpus, &b->work, notes);
 	for (i = 0; i < n; i++)
 		printf("note: %s\n", notes[i]);
 	printf("\n");
@@ -112,7 +112,8 @@ static void json_config(struct rt_json *j, const void *ctx)
 static void write_json(struct bench *b, struct bench_result *res, int rc)
 {
 	const struct bench_ops *ops = b->ops;
-	struct rt_json *j = bench_result_begin(res, ops->name, b->argc, b->argv, b->cpus, &b->work);
+	struct rt_json *j = bench_result_begin(res, ops->name, b->argc, b->argv, &b->sys, b->cpus,
+					       &b->work);
 	int i;
 
 	if (!j)
@@ -309,7 +310,8 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	cli_init(ops->name);
 	ops->parse(&b, argc, argv);
 	bench_signals_install();
-	bench_env_check();
+	bench_sys_read(&b.sys, b.cpus);
+	bench_env_check(&b.sys);
 	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
 	bench_trace_sweep();
 	if (b.common->json)
@@ -361,6 +363,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	rt_summary_free(&b.sum);
 	free_runs(&b);
 	rt_tracemark_close();
+	bench_sys_free(&b.sys);
 	numa_free_cpumask(b.cpus);
 	cli_exit(rc);
 }

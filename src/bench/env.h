@@ -1,19 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The system a run meets: the checks, the notes, the kernel line. */
+/* The system a run meets: read once, then the checks, the notes, the header's lines. */
 #ifndef BENCH_ENV_H
 #define BENCH_ENV_H
 
 #include <stdio.h>
 
+#include "rt_bandwidth.h"
 #include "rt_cpus.h"
+#include "rt_domains.h"
+#include "rt_env.h"
+#include "rt_kernel.h"
 
-/* The environment's notes: RT throttling, the fair server, isolated CPUs... */
-#define BENCH_NOTES 8
-#define BENCH_NOTE_LEN 512
+/* What the kernel and the machine say, read once before the run. */
+struct bench_sys {
+	struct rt_kernel kernel;	/* release, preemption, features, sched_ext */
+	struct rt_bandwidth bw;		/* RT throttling, the fair server */
+	struct rt_domains dom;		/* isolation, cpusets, root domains */
+	struct rt_env env;		/* offline CPUs, the governor */
+};
+
+/* The environment's notes: the RT bandwidth regime, isolated CPUs... */
+#define BENCH_NOTES 12
+#define BENCH_NOTE_LEN 640
 struct rt_work;
-int bench_env_notes(const struct bitmask *cpus, const struct rt_work *work,
-		    char notes[BENCH_NOTES][BENCH_NOTE_LEN]);
-void bench_env_check(void);
-void bench_print_kernel(FILE *out);
+void bench_sys_read(struct bench_sys *s, const struct bitmask *cpus);
+void bench_sys_free(struct bench_sys *s);
+int bench_env_notes(const struct bench_sys *s, const struct bitmask *cpus,
+		    const struct rt_work *work, char notes[BENCH_NOTES][BENCH_NOTE_LEN]);
+void bench_env_check(const struct bench_sys *s);
+void bench_print_kernel(const struct bench_sys *s, const struct bitmask *cpus, FILE *out);
+int bench_bandwidth_line(const struct rt_bandwidth *bw, char *buf, size_t len);
 
 #endif

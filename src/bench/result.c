@@ -13,7 +13,6 @@
 #include "env.h"
 #include "output.h"
 #include "result.h"
-#include "rt_env.h"
 #include "rt_hist.h"
 #include "rt_sched.h"
 #include "rt_stats.h"
@@ -44,33 +43,145 @@ static void iso_time(char *buf, size_t len, time_t t)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void json_environment(struct rt_json *j, const struct bitmask *cpus,
-			     const struct rt_work *work)
+static void json_environment(struct rt_json *j, const struct bench_sys *sys,
+			     const struct bitmask *cpus, const struct rt_work *work)
 {
-	char notes[BENCH_NOTES][BENCH_NOTE_LEN];
-	struct rt_env env;
+	char notes[BENCH_NOTES][BENCH_NOTE_LEN], list[256];
+	const struct rt_bandwidth *bw = &sys->bw;
+	bool fair = bw->fair && bw->nfair;
 	int i, n;
 
-	rt_env_read(&env, cpus, "/sys");
 	rt_json_object(j, "environment");
-	rt_json_int_or_null(j, "fair_server_runtime_ns", env.fair_runtime_ns,
-			    env.fair_runtime_ns >= 0);
-	rt_json_int_or_null(j, "fair_server_period_ns", env.fair_period_ns,
-			    env.fair_runtime_ns >= 0);
-	rt_json_str(j, "isolated", env.isolated);
-	rt_json_str(j, "offline", env.offline);
-	rt_json_str(j, "governor", env.governor[0] ? env.governor : NULL);
+	/* the first CPU's fair server: what results before the "rt_bandwidth" object had */
+	rt_json_int_or_null(j, "fair_server_runtime_ns", fair ? bw->fair[0].runtime_ns : 0, fair);
+	rt_json_int_or_null(j, "fair_server_period_ns", fair ? bw->fair[0].period_ns : 0, fair);
+	rt_cpus_format(sys->dom.isolated, list, sizeof(list));
+	rt_json_str(j, "isolated", rt_cpus_count(sys->dom.isolated) ? list : "");
+	rt_json_str(j, "offline", sys->env.offline);
+	rt_json_str(j, "governor", sys->env.governor[0] ? sys->env.governor : NULL);
 	rt_json_array(j, "notes");
-	n = bench_env_notes(cpus, work, notes);
+	n = bench_env_notes(sys, cpus, work, notes);
 	for (i = 0; i < n; i++)
 		rt_json_str(j, NULL, notes[i]);
 	rt_json_end(j);
 	rt_json_end(j);
 }
 
-static void json_system(struct rt_json *j, const struct bitmask *cpus, const struct rt_work *work)
+static void json_tristate(struct rt_json *j, const char *key, int v)
 {
-	struct rt_throttle thr;
+	if (v < 0)
+		rt_json_null(j, key);
+	else
+		rt_json_bool(j, key, v);
+}
+
+/* "rt_bandwidth": the regime and what it rests on; null where unknown, with why */
+static void json_bandwidth(struct rt_json *j, const struct rt_bandwidth *bw)
+{
+	size_t i;
+
+	rt_json_object(j, "rt_bandwidth");
+	rt_json_str(j, "regime", rt_bw_regime_names[bw->regime]);
+	json_tristate(j, "throttling", bw->throttling);
+	json_tristate(j, "rt_group_sched", bw->group_sched);
+	json_tristate(j, "fair_server", bw->fair_server);
+	if (!bw->fair) {
+		rt_json_null(j, "fair_server_cpus");
+	} else {
+		rt_json_array(j, "fair_server_cpus");
+		for (i = 0; i < bw->nfair; i++) {
+			rt_json_object(j, NULL);
+			rt_json_int(j, "cpu", bw->fair[i].cpu);
+			rt_json_int(j, "runtime_ns", bw->fair[i].runtime_ns);
+			rt_json_int(j, "period_ns", bw->fair[i].period_ns);
+			rt_json_end(j);
+		}
+		rt_json_end(j);
+	}
+	rt_json_int(j, "limit_ns", rt_bandwidth_limit_ns(bw));
+	rt_json_str(j, "unknown_why", bw->why[0] ? bw->why : bw->fair_why[0] ? bw->fair_why : NULL);
+	rt_json_end(j);
+}
+
+/* "scheduler": the preemption mode, the features, sched_ext; null where unknown */
+static void json_scheduler(struct rt_json *j, const struct rt_kernel *k)
+{
+	const char *p = k->features;
+
+	rt_json_object(j, "scheduler");
+	rt_json_str(j, "config", k->config.text ? k->config.source : NULL);
+	rt_json_str(j, "preempt_mode", k->mode[0] ? k->mode : NULL);
+	rt_json_str(j, "preempt_mode_source", k->mode[0] ? k->mode_source : NULL);
+	rt_json_str(j, "preempt_mode_why", k->mode_why[0] ? k->mode_why : NULL);
+	if (!*p) {
+		rt_json_null(j, "features");
+	} else {
+		rt_json_array(j, "features");
+		while (*p) {
+			char word[64];
+			size_t w = strcspn(p, " ");
+
+			snprintf(word, sizeof(word), "%.*s", (int)w, p);
+			rt_json_str(j, NULL, word);
+			p += w;
+			p += strspn(p, " ");
+		}
+		rt_json_end(j);
+	}
+	rt_json_str(j, "features_why", k->features_why[0] ? k->features_why : NULL);
+	rt_json_str(j, "sched_ext", k->sched_ext[0] ? k->sched_ext : NULL);
+	rt_json_str(j, "sched_ext_why", k->sched_ext_why[0] ? k->sched_ext_why : NULL);
+	rt_json_end(j);
+}
+
+static void json_mask(struct rt_json *j, const char *key, const struct bitmask *m)
+{
+	char list[1024];
+
+	if (!m)
+		rt_json_null(j, key);
+	else if (!rt_cpus_count(m))
+		rt_json_str(j, key, "");
+	else if (rt_cpus_format(m, list, sizeof(list)) > 0)
+		rt_json_str(j, key, list);
+	else
+		rt_json_null(j, key);
+}
+
+/* "isolation": isolated and nohz_full CPUs, the cpuset, the root domains */
+static void json_isolation(struct rt_json *j, const struct rt_domains *d,
+			   const struct bitmask *cpus)
+{
+	size_t i, which[RT_DOMAINS_MAX];
+	int k;
+
+	rt_json_object(j, "isolation");
+	json_mask(j, "isolated", d->isolated);
+	json_mask(j, "nohz_full", d->nohz_full);
+	json_mask(j, "cpuset_cpus", d->cpuset);
+	rt_json_str(j, "cpuset_partition", d->partition[0] ? d->partition : NULL);
+	if (!d->n) {
+		rt_json_null(j, "root_domains");
+	} else {
+		rt_json_array(j, "root_domains");
+		for (i = 0; i < d->n; i++) {
+			rt_json_object(j, NULL);
+			rt_json_str(j, "name", d->dom[i].name);
+			json_mask(j, "cpus", d->dom[i].cpus);
+			rt_json_end(j);
+		}
+		rt_json_end(j);
+	}
+	rt_json_str(j, "root_domains_why", d->why[0] ? d->why : NULL);
+	k = rt_domains_of(d, cpus, which, RT_DOMAINS_MAX);
+	rt_json_int_or_null(j, "run_root_domains", k, k >= 0);
+	rt_json_end(j);
+}
+
+static void json_system(struct rt_json *j, const struct bench_sys *sys, const struct bitmask *cpus,
+			const struct rt_work *work)
+{
+	const struct rt_bandwidth *bw = &sys->bw;
 	char buf[256];
 	struct utsname u;
 	int i, n, node, prev = -1;
@@ -96,16 +207,15 @@ static void json_system(struct rt_json *j, const struct bitmask *cpus, const str
 		prev = node;
 	}
 	rt_json_end(j);
-	if (rt_sched_throttle(&thr)) {
-		rt_json_null(j, "rt_runtime_us");
-		rt_json_null(j, "rt_period_us");
-	} else {
-		rt_json_int(j, "rt_runtime_us", thr.runtime_us);
-		rt_json_int(j, "rt_period_us", thr.period_us);
-	}
-	rt_sched_preempt_model(buf, sizeof(buf));
+	/* the sysctls as they are, whatever they mean on this kernel (rt_bandwidth says) */
+	rt_json_int_or_null(j, "rt_runtime_us", bw->rt_runtime_us, bw->rt_runtime_us != LONG_MIN);
+	rt_json_int_or_null(j, "rt_period_us", bw->rt_period_us, bw->rt_period_us != LONG_MIN);
+	rt_kernel_describe(&sys->kernel, buf, sizeof(buf));
 	rt_json_str(j, "preempt_model", buf);
-	json_environment(j, cpus, work);
+	json_bandwidth(j, bw);
+	json_scheduler(j, &sys->kernel);
+	json_isolation(j, &sys->dom, cpus);
+	json_environment(j, sys, cpus, work);
 	/* the clock that ends every unit of busy work, as calibration saw it */
 	rt_json_object(j, "thread_clock");
 	rt_json_int(j, "step_ns", work->clock_step_ns);
@@ -146,7 +256,8 @@ void bench_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, co
  * The document is closed by bench_result_commit().
  */
 struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int argc, char **argv,
-				 const struct bitmask *cpus, const struct rt_work *work)
+				   const struct bench_sys *sys, const struct bitmask *cpus,
+				   const struct rt_work *work)
 {
 	struct rt_json *j = &r->j;
 	char when[32];
@@ -165,7 +276,7 @@ struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int
 	rt_json_end(j);
 	iso_time(when, sizeof(when), r->start.tv_sec);
 	rt_json_str(j, "start_time", when);
-	json_system(j, cpus, work);
+	json_system(j, sys, cpus, work);
 	return j;
 }
 

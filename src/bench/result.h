@@ -27,8 +27,10 @@ struct bench_result {
 
 void bench_result_open(struct bench_result *r, const char *path);
 struct rt_work;
+struct bench_sys;
 struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int argc, char **argv,
-				 const struct bitmask *cpus, const struct rt_work *work);
+				   const struct bench_sys *sys, const struct bitmask *cpus,
+				   const struct rt_work *work);
 void bench_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, const void *ctx),
 		       const void *ctx, const struct cli_common *co, int base_prio,
 		       const struct bitmask *cpus);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The machine around a run: the fair server, isolated and offline CPUs, the
- * frequency governor.
+ * The machine around a run: offline CPUs and the frequency governor (the
+ * scheduler's own settings are kernel.c's, bandwidth.c's and domains.c's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,33 +13,17 @@
 
 #include "rt_cpus.h"
 #include "rt_env.h"
+#include "rt_kfile.h"
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* @file's CPU list restricted to @cpus (all of it when @cpus is NULL), formatted. */
-static void cpu_list(const char *file, const struct bitmask *cpus, char *out, size_t len)
+/* @file's CPU list, formatted; "" when empty or unreadable. */
+static void cpu_list(const char *file, char *out, size_t len)
 {
 	struct bitmask *all, *list;
 	char buf[1024];
-	unsigned int c;
 	int bad;
 
 	out[0] = '\0';
-	if (read_line(file, buf, sizeof(buf)) || !buf[0])
+	if (rt_kfile_read(file, buf, sizeof(buf)) <= 0)
 		return;
 	all = numa_allocate_cpumask();
 	if (!all)
@@ -49,11 +33,6 @@ static void cpu_list(const char *file, const struct bitmask *cpus, char *out, si
 	numa_free_cpumask(all);
 	if (!list)
 		return;
-	for (c = 0; cpus && c < list->size; c++) {
-		if (numa_bitmask_isbitset(list, c) &&
-		    (c >= cpus->size || !numa_bitmask_isbitset(cpus, c)))
-			numa_bitmask_clearbit(list, c);
-	}
 	if (rt_cpus_count(list))
 		rt_cpus_format(list, out, len);
 	numa_free_cpumask(list);
@@ -63,10 +42,8 @@ static void cpu_list(const char *file, const struct bitmask *cpus, char *out, si
  * rt_env_read - what the machine says about the run's @cpus
  * @sys_root: "/sys", or a fixture tree laid out the same way
  *
- * Reads the fair server's runtime and period of the first CPU (debugfs,
- * kernels from 6.12 with debugfs mounted), the isolated CPUs among @cpus,
- * the offline CPUs and the cpufreq governor of @cpus. What cannot be read
- * stays unknown.
+ * Reads the offline CPUs and the cpufreq governor of @cpus. What cannot be
+ * read stays unknown.
  *
  * Returns 0.
  */
@@ -76,25 +53,13 @@ int rt_env_read(struct rt_env *e, const struct bitmask *cpus, const char *sys_ro
 	int i, n = rt_cpus_count(cpus);
 
 	memset(e, 0, sizeof(*e));
-	e->fair_runtime_ns = e->fair_period_ns = -1;
-	snprintf(path, sizeof(path), "%s/kernel/debug/sched/fair_server/cpu%d/runtime", sys_root,
-		 rt_cpus_nth(cpus, 0));
-	if (!read_line(path, buf, sizeof(buf)))
-		e->fair_runtime_ns = strtoll(buf, NULL, 10);
-	snprintf(path, sizeof(path), "%s/kernel/debug/sched/fair_server/cpu%d/period", sys_root,
-		 rt_cpus_nth(cpus, 0));
-	if (!read_line(path, buf, sizeof(buf)))
-		e->fair_period_ns = strtoll(buf, NULL, 10);
-
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/isolated", sys_root);
-	cpu_list(path, cpus, e->isolated, sizeof(e->isolated));
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/offline", sys_root);
-	cpu_list(path, NULL, e->offline, sizeof(e->offline));
+	cpu_list(path, e->offline, sizeof(e->offline));
 
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
 			 sys_root, rt_cpus_nth(cpus, i));
-		if (read_line(path, buf, sizeof(buf))) {
+		if (rt_kfile_read(path, buf, sizeof(buf)) < 0) {
 			e->governor[0] = '\0';
 			break;
 		}

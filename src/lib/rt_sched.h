@@ -19,20 +19,12 @@ struct rt_privilege {
 	char cgroup_file[PATH_MAX];	/* the cpu.rt_runtime_us file that says so */
 };
 
-/* RT throttling as /proc/sys/kernel/sched_rt_{runtime,period}_us set it. */
-struct rt_throttle {
-	long runtime_us;	/* -1: throttling off */
-	long period_us;
-};
-
 int rt_sched_set_fifo(pthread_t thread, int prio);
 int rt_sched_attr_fifo(pthread_attr_t *attr, int prio);
 int rt_sched_attr_other(pthread_attr_t *attr);
 void rt_sched_leave(void);
 int rt_sched_probe(int prio);
 void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const char *cgroup_root);
-int rt_sched_throttle(struct rt_throttle *t);
-int rt_sched_preempt_model(char *buf, size_t len);
 int rt_sched_realtime(void);
 
 #endif

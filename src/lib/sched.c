@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * SCHED_FIFO for threads, a privilege probe that really tries it, and what the
- * kernel says about RT throttling and preemption.
+ * SCHED_FIFO for threads, a privilege probe that really tries it, and
+ * whether the kernel says it is PREEMPT_RT.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "rt_kfile.h"
 #include "rt_sched.h"
 
 #define CAP_SYS_NICE_BIT 23
@@ -107,45 +107,13 @@ int rt_sched_probe(int prio)
 	return -pthread_setschedparam(pthread_self(), policy, &old);
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return (int)n;
-	buf[n] = '\0';
-	return (int)n;
-}
-
-static long read_long(const char *path, long fallback)
-{
-	char buf[64], *end;
-	long v;
-
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return fallback;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf)
-		return fallback;
-	return v;
-}
-
 /* The path of the v1 "cpu" controller's cgroup in /proc/self/cgroup, or NULL. */
 static const char *cpu_cgroup_v1(char *buf, size_t len, const char *proc_root)
 {
 	char path[PATH_MAX], *line, *save;
 
 	snprintf(path, sizeof(path), "%s/self/cgroup", proc_root);
-	if (read_file(path, buf, len) <= 0)
+	if (rt_kfile_read(path, buf, len) <= 0)
 		return NULL;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *ctrl = strchr(line, ':'), *where, *c, *csave;
@@ -183,7 +151,7 @@ void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const 
 	memset(priv, 0, sizeof(*priv));
 	priv->root = geteuid() == 0;
 	snprintf(path, sizeof(path), "%s/self/status", proc_root);
-	if (read_file(path, buf, sizeof(buf)) > 0 && (cap = strstr(buf, "\nCapEff:"))) {
+	if (rt_kfile_read(path, buf, sizeof(buf)) > 0 && (cap = strstr(buf, "\nCapEff:"))) {
 		unsigned long long caps = strtoull(cap + 8, NULL, 16);
 
 		priv->cap_sys_nice = caps & (1ULL << CAP_SYS_NICE_BIT);
@@ -200,7 +168,7 @@ void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const 
 		for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
 			snprintf(priv->cgroup_file, sizeof(priv->cgroup_file),
 				 "%s/%s%s/cpu.rt_runtime_us", cgroup_root, mounts[i], cg);
-			if (read_long(priv->cgroup_file, -2) == 0) {
+			if (rt_kfile_long(priv->cgroup_file, -2) == 0) {
 				priv->cgroup_no_rt = true;
 				break;
 			}
@@ -211,81 +179,13 @@ void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const 
 }
 
 /**
- * rt_sched_throttle - read RT throttling from /proc/sys/kernel
- *
- * Returns 0, or -ENOENT when the kernel does not expose it.
- */
-int rt_sched_throttle(struct rt_throttle *t)
-{
-	t->runtime_us = read_long("/proc/sys/kernel/sched_rt_runtime_us", LONG_MIN);
-	t->period_us = read_long("/proc/sys/kernel/sched_rt_period_us", LONG_MIN);
-	if (t->runtime_us == LONG_MIN || t->period_us == LONG_MIN)
-		return -ENOENT;
-	return 0;
-}
-
-/**
  * rt_sched_realtime - the value of /sys/kernel/realtime (1 on PREEMPT_RT)
  *
  * Returns 1 or 0, or -ENOENT when the file does not exist (not PREEMPT_RT).
  */
 int rt_sched_realtime(void)
 {
-	long v = read_long("/sys/kernel/realtime", -1);
+	long v = rt_kfile_long("/sys/kernel/realtime", -1);
 
 	return v < 0 ? -ENOENT : (int)v;
-}
-
-/*
- * The active model of a PREEMPT_DYNAMIC kernel, "(full)" among the choices in
- * debugfs when it is mounted and readable.
- */
-static const char *dynamic_model(char *buf, size_t len)
-{
-	static const char *const files[] = {
-		"/sys/kernel/debug/sched/preempt",
-	};
-	char *open, *close;
-	size_t i;
-
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		if (read_file(files[i], buf, len) <= 0)
-			continue;
-		open = strchr(buf, '(');
-		close = open ? strchr(open, ')') : NULL;
-		if (open && close) {
-			*close = '\0';
-			return open + 1;
-		}
-	}
-	return NULL;
-}
-
-/**
- * rt_sched_preempt_model - name the kernel's preemption model
- *
- * From the PREEMPT_RT / PREEMPT_DYNAMIC / PREEMPT tags of the kernel version
- * string, /sys/kernel/realtime and, for PREEMPT_DYNAMIC, the model in force
- * when debugfs shows it: "PREEMPT_RT", "PREEMPT_DYNAMIC (full)", "PREEMPT",
- * "PREEMPT_DYNAMIC (mode unknown)" or "none (server or voluntary)".
- *
- * Returns what snprintf returns.
- */
-int rt_sched_preempt_model(char *buf, size_t len)
-{
-	struct utsname u;
-	char dyn[256];
-	const char *mode;
-
-	if (uname(&u))
-		return snprintf(buf, len, "unknown");
-	if (strstr(u.version, "PREEMPT_RT") || rt_sched_realtime() == 1)
-		return snprintf(buf, len, "PREEMPT_RT");
-	if (strstr(u.version, "PREEMPT_DYNAMIC")) {
-		mode = dynamic_model(dyn, sizeof(dyn));
-		return snprintf(buf, len, "PREEMPT_DYNAMIC (%s)", mode ? mode : "mode unknown");
-	}
-	if (strstr(u.version, "PREEMPT"))
-		return snprintf(buf, len, "PREEMPT");
-	return snprintf(buf, len, "none (server or voluntary)");
 }

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <sched.h>
 
+#include "rt_bandwidth.h"
+#include "rt_cpus.h"
+#include "rt_kernel.h"
 #include "rt_sched.h"
 #include "tap.h"
 
@@ -45,16 +48,21 @@ static void privilege(void)
 
 static void kernel_settings(void)
 {
-	struct rt_throttle t;
-	char model[128];
+	struct rt_bandwidth b;
+	struct bitmask *cpus;
+	struct rt_kernel k;
+	char model[256];
 
-	if (rt_sched_throttle(&t))
-		tap_skip("this kernel has no sched_rt_runtime_us");
-	else
-		tap_ok(t.period_us > 0 && t.runtime_us >= -1 && t.runtime_us <= t.period_us,
-		       "RT throttling %ld/%ld us is sane", t.runtime_us, t.period_us);
-	tap_ok(rt_sched_preempt_model(model, sizeof(model)) > 0 && model[0],
+	rt_kernel_read(&k, "");
+	cpus = rt_cpus_usable();
+	tap_ok(cpus && !rt_bandwidth_read(&b, &k, cpus, ""), "the RT bandwidth regime is read");
+	tap_ok(b.regime != RT_BW_UNKNOWN || b.why[0], "a regime (%s), or why not: %s",
+	       rt_bw_regime_names[b.regime], b.why);
+	rt_bandwidth_free(&b);
+	numa_free_cpumask(cpus);
+	tap_ok(rt_kernel_describe(&k, model, sizeof(model)) > 0 && model[0],
 	       "a preemption model is named: %s", model);
+	rt_kernel_free(&k);
 }
 
 int main(void)
