@@ -30,12 +30,14 @@ import shlex
 from rtsched_results import (COLUMNS, TRACE_COLUMNS, Cell, ResultError, cell_verdict,
                              check_comparable, condition_holds, group_samples, load_set,
                              mean_sd, nr_groups, nr_tasks, parse_fail_if, resolve_fail_if,
-                             rows_of, samples, trace_samples, traced, whole_runs)
+                             rows_of, samples, trace_samples, traced, traced_limits,
+                             whole_runs)
 
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
          "iterations": "iterations", "per_second": "inversions/s", "wait_median": "us",
          "wait_p99": "us", "wait_max": "us", "placement": "us", "placement_p99": "us",
-         "placement_max": "us"}
+         "placement_max": "us", "throttled": "us", "fair_server": "us",
+         "throttled_or_fair_server": "us"}
 # Exit statuses of the benchmarks (migrate(8), pi_stress(8)).
 EXIT_SKIP = 4
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -151,7 +153,7 @@ def measurement_cases(name, doc):
     for prefix, docs in sets:
         # placement, when traced: per task, in us (NAME-tT-placement is the wait)
         for t in range(nr_tasks(docs)) if traced(docs) else ():
-            for col in TRACE_COLUMNS:
+            for col in TRACE_COLUMNS if traced_limits(docs) else TRACE_COLUMNS[:3]:
                 v = mean_sd(trace_samples(docs, t, col))[0] / 1000
                 out.append(Case(f"{prefix}{name}-t{t}-{col}", "pass", v, UNITS[col]))
         if doc["tool"] == "migrate":

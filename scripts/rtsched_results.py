@@ -21,9 +21,14 @@ GROUP_COLUMNS = ("per_second", "wait_median", "wait_p99", "wait_max")
 # Placement, of runs traced with --trace (ns): per task the time it waited while
 # a CPU of its affinity ran a lower priority, and its spans' p99 and maximum;
 # row "total" is the sum of the waits, and the longest of the spans.
-TRACE_COLUMNS = ("placement", "placement_p99", "placement_max")
+# Apart from placement, the time the kernel's RT bandwidth limits held the
+# CPUs a task waited on, by mechanism (results traced since rtsched told
+# them apart); row "total" is the sum.
+LIMIT_COLUMNS = ("throttled", "fair_server", "throttled_or_fair_server")
+TRACE_COLUMNS = ("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS
 _TRACE_KEYS = {"placement": ("wait_ns",), "placement_p99": ("spans_ns", "p99"),
                "placement_max": ("spans_ns", "max")}
+_TRACE_KEYS.update({c: (f"{c}_ns",) for c in LIMIT_COLUMNS})
 # The configuration that must match for two result sets to be comparable,
 # and what must match too where both results say (the published tables do
 # not say how long their runs were).
@@ -347,7 +352,7 @@ def trace_samples(docs, task, column):
         return v
 
     return _per_run(docs, task, column, threads, value, "traced thread",
-                    sum if column == "placement" else max)
+                    max if column in ("placement_p99", "placement_max") else sum)
 
 
 def mean_sd(values):
@@ -405,18 +410,35 @@ def cell_verdict(p, alpha):
     return f"p={p:.3f} {'significant' if p < alpha else 'not significant'}"
 
 
-def usable_columns(tool, with_trace=False):
+def traced_limits(docs):
+    """Whether every whole run of DOCS is traced and tells the kernel's RT
+    bandwidth limits apart (results of rtsched before that have only a
+    'throttled_ns' that counted an idle CPU alone)."""
+    return traced(docs) and all(
+        "fair_server_ns" in t["placement"]
+        for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
+
+
+def usable_columns(tool, with_trace=False, with_limits=True):
     """The columns a TOOL's results have: the table's, pi_stress's group
-    figures, and placement when they were traced (WITH_TRACE)."""
+    figures, and placement when they were traced (WITH_TRACE), with the
+    limits' figures when they tell them (WITH_LIMITS)."""
+    trace = TRACE_COLUMNS if with_limits else tuple(
+        c for c in TRACE_COLUMNS if c not in LIMIT_COLUMNS)
     return (COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ())
-            + (TRACE_COLUMNS if with_trace else ()))
+            + (trace if with_trace else ()))
 
 
-def check_column(col, tool, with_trace=False):
-    """Raise unless a TOOL's results (traced: WITH_TRACE) have the column COL."""
+def check_column(col, tool, with_trace=False, with_limits=True):
+    """Raise unless a TOOL's results (traced: WITH_TRACE; telling the
+    limits apart: WITH_LIMITS) have the column COL."""
     if col in TRACE_COLUMNS and not with_trace:
         raise ResultError(f"{col} is a figure of --trace: these results have runs without "
                           f"placement figures (run with --trace)")
+    if col in LIMIT_COLUMNS and not with_limits:
+        raise ResultError(f"{col} is a figure of runs traced since rtsched tells the kernel's "
+                          f"RT bandwidth limits apart: these results are older (their placement "
+                          f"has no fair_server_ns)")
     if col not in usable_columns(tool, with_trace):
         raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
                           f"{', '.join(usable_columns(tool))}")

@@ -23,7 +23,8 @@
 #define ANALYSIS_SCHEMA "rtsched-analysis/1"
 #define MAX_PIDS 4096
 
-enum { OPT_PID = 1000, OPT_NAME, OPT_PRIO, OPT_BUFFER, OPT_JSON, OPT_EVENTS };
+enum { OPT_PID = 1000, OPT_NAME, OPT_PRIO, OPT_BUFFER, OPT_JSON, OPT_EVENTS, OPT_AFFINITY,
+       OPT_REGIME, OPT_LIMIT };
 
 static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -32,6 +33,9 @@ static const struct option long_options[] = {
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "events", no_argument, NULL, OPT_EVENTS },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
+	{ "regime", required_argument, NULL, OPT_REGIME },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -48,6 +52,11 @@ struct config {
 	const char *json;
 	bool events, quiet;
 	char choice[256];		/* the choice as given, for messages */
+	cpu_set_t affinity;		/* --affinity: the chosen tasks' CPUs */
+	bool have_affinity;
+	enum rt_bw_regime regime;	/* --regime, or RT_BW_UNKNOWN */
+	bool have_regime;
+	int64_t limit_ns;		/* --limit, or 0 */
 };
 
 /* Adds "OPTION VALUE" to the choice as the user gave it (truncated if huge). */
@@ -79,6 +88,14 @@ static void usage(FILE *out)
 		"      --events           write the chosen runs' events as text\n"
 		"                         (rtsched-trace/1, for scripts/plot --timeline) instead\n"
 		"                         of the tables\n"
+		"      --affinity LIST    the CPUs the chosen tasks may run on (0-3,6), for\n"
+		"                         placement; without it only the CPU a task waited on\n"
+		"                         counts (a trace does not record affinities)\n"
+		"      --regime NAME      the kernel's RT bandwidth limits: throttling,\n"
+		"                         fair_server, both or neither (default: what an\n"
+		"                         rtsched run's marker says, else read as both)\n"
+		"      --limit TIME       the longest those limits take a CPU at a time\n"
+		"                         (default: the marker's, else 50ms)\n"
 		"  -q, --quiet            the tables only\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
@@ -137,6 +154,8 @@ static void parse_prio(struct config *cfg, const char *arg)
 
 static void parse(struct config *cfg, int argc, char **argv)
 {
+	static const struct rt_optspec spec_limit = { "--limit", RT_OPT_DURATION, RT_NSEC_PER_MSEC,
+						      3600 * RT_NSEC_PER_SEC, RT_NSEC_PER_MSEC };
 	static const char short_options[] = ":qhV";
 	int c;
 
@@ -165,6 +184,22 @@ static void parse(struct config *cfg, int argc, char **argv)
 		case OPT_EVENTS:
 			cfg->events = true;
 			break;
+		case OPT_AFFINITY:
+			if (rt_cpus_parse_set(optarg, &cfg->affinity) || !CPU_COUNT(&cfg->affinity))
+				cli_die(EXIT_USAGE, "invalid --affinity '%s': expected a CPU list such "
+					"as 0-3,6", optarg);
+			cfg->have_affinity = true;
+			break;
+		case OPT_REGIME:
+			cfg->regime = rt_bw_regime_of(optarg);
+			if (cfg->regime == RT_BW_UNKNOWN)
+				cli_die(EXIT_USAGE, "invalid --regime '%s': expected throttling, "
+					"fair_server, both or neither", optarg);
+			cfg->have_regime = true;
+			break;
+		case OPT_LIMIT:
+			cfg->limit_ns = cli_opt(&spec_limit, optarg);
+			break;
 		case 'q':
 			cfg->quiet = true;
 			break;
@@ -186,6 +221,9 @@ static void parse(struct config *cfg, int argc, char **argv)
 	cfg->file = argv[optind];
 	if (cfg->events && cfg->json && !strcmp(cfg->json, "-"))
 		cli_die(EXIT_USAGE, "invalid --json '-': --events writes to standard output");
+	if (cfg->have_affinity && !cfg->npids && !cfg->name && !cfg->prio_lo)
+		cli_die(EXIT_USAGE, "--affinity is for tasks chosen with --pid, --name or --prio: "
+			"an rtsched run's markers carry its threads' own");
 }
 
 /* What the first pass learns: the window markers, the tasks and their priorities. */
@@ -197,6 +235,9 @@ struct task {
 struct survey {
 	struct rt_tracedat_window *win;
 	size_t nwin, capwin;
+	enum rt_bw_regime regime;	/* what an rtsched run's marker says */
+	unsigned long long limit_ns;
+	bool have_regime;
 	struct task *tasks;		/* open addressing by pid; pid 0: empty */
 	size_t ntasks, cap;
 	uint64_t first, last, events;
@@ -258,6 +299,10 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 	(void)ts;
 	(void)cpu;
 	(void)pid;
+	if (!rt_tracedat_regime(text, &s->regime, &s->limit_ns)) {
+		s->have_regime = true;
+		return 0;
+	}
 	if (rt_tracedat_window(text, &w) || w.run < 0 || w.row > 65536)
 		return 0;
 	if (s->nwin == s->capwin) {
@@ -318,7 +363,8 @@ static void rows_of_markers(const struct config *cfg, const struct survey *s, st
 	for (r = 0; r < rw->nruns; r++) {
 		struct bench_window *w = &rw->windows[r * rw->n];
 
-		rw->spans[r] = (struct bench_trace_span){ w, w[0].start, w[0].end, &rw->runs[r] };
+		rw->spans[r] = (struct bench_trace_span){ .threads = w, .start_ns = w[0].start,
+							  .end_ns = w[0].end, .out = &rw->runs[r] };
 		for (i = 0; i < rw->n; i++) {
 			if (!w[i].tid)
 				cli_die(EXIT_USAGE, "%s: run %zu has no window marker for row %zu",
@@ -384,9 +430,12 @@ static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
 	for (i = 0; i < n; i++)
 		rw->windows[i] = (struct bench_window){ .tid = p[i].pid,
 							.start = (int64_t)s->first,
-							.end = (int64_t)s->last };
-	rw->spans[0] = (struct bench_trace_span){ rw->windows, (int64_t)s->first,
-						  (int64_t)s->last, &rw->runs[0] };
+							.end = (int64_t)s->last,
+							.affinity = cfg->affinity,
+							.affinity_known = cfg->have_affinity };
+	rw->spans[0] = (struct bench_trace_span){ .threads = rw->windows,
+						  .start_ns = (int64_t)s->first,
+						  .end_ns = (int64_t)s->last, .out = &rw->runs[0] };
 	rw->have_proc = false;
 	rw->how = "the choice";
 	*picked = p;
@@ -519,6 +568,13 @@ int main(int argc, char **argv)
 		rows_of_markers(&cfg, &s, &rw);
 	} else {
 		rows_of_choice(&cfg, d, &s, &rw, &picked);
+	}
+	for (r = 0; r < rw.nruns; r++) {
+		/* the limits: as given, else as the run's marker says, else unknown */
+		rw.spans[r].regime = cfg.have_regime ? cfg.regime : s.have_regime ? s.regime :
+				     RT_BW_UNKNOWN;
+		rw.spans[r].limit_ns = cfg.limit_ns ? (uint64_t)cfg.limit_ns :
+				       s.have_regime ? s.limit_ns : 0;
 	}
 	if (cfg.events)
 		bench_trace_text_header(stdout);

@@ -203,7 +203,9 @@ static struct bench_trace_span span_of(const struct bench *b, struct bench_run *
 {
 	struct bench_trace_span span = { .threads = run->windows, .out = &run->trace,
 					 .start_ns = run->windows[0].start,
-					 .end_ns = run->windows[0].end };
+					 .end_ns = run->windows[0].end,
+					 .regime = b->sys.bw.regime,
+					 .limit_ns = (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw) };
 	size_t i;
 
 	for (i = 1; i < b->nr_threads; i++) {
@@ -258,7 +260,8 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", run, err);
 		r->startup_ns = r->start_ns - (i ? b->runs[i - 1].end_ns : main_start);
-		bench_trace_mark_windows(b->tracer, i, r->windows, b->nr_threads);
+		bench_trace_mark_windows(b->tracer, i, r->windows, b->nr_threads, b->sys.bw.regime,
+					 (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw));
 		if (b->tracer) {
 			struct bench_trace_span span = span_of(b, r);
 

@@ -204,19 +204,22 @@ static bool asked_to_go(void)
 
 /**
  * bench_trace_mark_windows - write run @run's windows into the trace, one
- * marker per thread (RT_WINDOW_MARK), traced or not (@t NULL): a trace.dat
- * then says which threads and times its tables are of, for an analysis of
- * the file alone: --trace's own, and a user's trace-cmd record around the
- * benchmark (the top instance's marker)
+ * marker per thread (RT_WINDOW_MARK) after one of the kernel's RT bandwidth
+ * limits (RT_REGIME_MARK, @regime and @limit_ns), traced or not (@t NULL):
+ * a trace.dat then says which threads and times its tables are of, and how
+ * to read the limits' time, for an analysis of the file alone: --trace's
+ * own, and a user's trace-cmd record around the benchmark (the top
+ * instance's marker)
  */
 void bench_trace_mark_windows(struct rt_tracer *t, int run, const struct bench_window *w,
-			      size_t n)
+			      size_t n, enum rt_bw_regime regime, uint64_t limit_ns)
 {
 	char cpus[1024];
 	size_t i;
 
 	if (t)
 		rt_tracer_start(t);
+	rt_tracemark_all(RT_REGIME_MARK, rt_bw_regime_names[regime], (unsigned long long)limit_ns);
 	for (i = 0; i < n; i++) {
 		if (!w[i].affinity_known || rt_cpus_format_set(&w[i].affinity, cpus, sizeof(cpus)) < 0 ||
 		    strlen(cpus) + 1 >= sizeof(cpus))
@@ -324,13 +327,18 @@ static bool cpu_of_run(const struct bench_trace_run *run, size_t c)
 {
 	const struct rt_sched_cpu *o = &run->cpus[c];
 	size_t i;
+	int k;
 
-	if (o->lower_ns || o->throttled_ns || o->unseen_ns)
+	if (o->lower_ns || o->unseen_ns)
 		return true;
+	for (k = 0; k < RT_LIMITS; k++) {
+		if (o->limited_ns[k])
+			return true;
+	}
 	for (i = 0; i < run->n; i++) {
 		const struct rt_sched_task *t = &run->tasks[i];
 
-		if (!t->affinity_all && c < CPU_SETSIZE && CPU_ISSET(c, &t->affinity))
+		if (t->affinity_known && c < CPU_SETSIZE && CPU_ISSET(c, &t->affinity))
 			return true;
 	}
 	return false;
@@ -338,36 +346,47 @@ static bool cpu_of_run(const struct bench_trace_run *run, size_t c)
 
 /*
  * Placement: per thread, the time it waited while a CPU of its affinity ran
- * something of lower priority, its spans and their lengths; per CPU, the
- * time it ran something less important than a thread waiting for it.
+ * something of lower priority, its spans and their lengths, and apart the
+ * time the kernel's RT bandwidth limits held those CPUs; per CPU, the time
+ * it ran something less important than a thread waiting for it.
  */
 static void print_placement(const struct bench_trace_run **runs, size_t nruns)
 {
 	size_t n = runs[0]->n, i, r, c, ncpus = 0;
+	bool unknown = false;
+	int k;
 
-	printf("\nPlacement   waited  spans   span: median       p99       max   throttled     unseen"
-	       "   (runnable while a CPU it may use ran a lower priority)\n");
+	printf("\nPlacement   waited  spans   span: median       p99       max   throttled  fair-srv"
+	       "  thr|fair     unseen   (runnable while a CPU it may use ran a lower priority)\n");
 	for (i = 0; i < n; i++) {
-		uint64_t wait = 0, spans = 0, thr = 0, unseen = 0;
+		uint64_t wait = 0, spans = 0, lim[RT_LIMITS] = { 0 }, unseen = 0;
 		struct rt_hist h;
 
 		rt_hist_init(&h);
 		for (r = 0; r < nruns; r++) {
 			const struct rt_sched_place *p = &runs[r]->tasks[i].place;
 
-			wait += p->wait_ns, spans += p->intervals;
-			thr += p->throttled_ns, unseen += p->unseen_ns;
+			wait += p->wait_ns, spans += p->intervals, unseen += p->unseen_ns;
+			for (k = 0; k < RT_LIMITS; k++)
+				lim[k] += p->limited_ns[k];
 			rt_hist_merge(&h, &p->wait);
+			unknown |= !runs[r]->tasks[i].affinity_known;
 		}
-		printf("%10zu: %6.1f ms %6llu %13.1f us %7.1f us %7.1f us %8.1f ms %7.1f ms\n", i,
-		       ms(wait), (unsigned long long)spans, us(rt_hist_pct(&h, 50)),
-		       us(rt_hist_pct(&h, 99)), us(h.count ? h.max : 0), ms(thr), ms(unseen));
+		printf("%10zu: %6.1f ms %6llu %13.1f us %7.1f us %7.1f us %8.1f ms %6.1f ms %6.1f ms "
+		       "%7.1f ms\n",
+		       i, ms(wait), (unsigned long long)spans, us(rt_hist_pct(&h, 50)),
+		       us(rt_hist_pct(&h, 99)), us(h.count ? h.max : 0), ms(lim[RT_LIMIT_THROTTLED]),
+		       ms(lim[RT_LIMIT_FAIR_SERVER]), ms(lim[RT_LIMIT_EITHER]), ms(unseen));
 	}
+	if (unknown)
+		printf("(a thread's affinity is not in the trace: only the CPU it waited on counts "
+		       "for it)\n");
 	for (r = 0; r < nruns; r++)
 		ncpus = runs[r]->ncpus > ncpus ? runs[r]->ncpus : ncpus;
-	printf("\nCPU     ran lower   throttled     unseen   (while a thread that may use it waited)\n");
+	printf("\nCPU     ran lower   throttled  fair-srv  thr|fair     unseen   (while a thread that "
+	       "may use it waited)\n");
 	for (c = 0; c < ncpus; c++) {
-		uint64_t lower = 0, thr = 0, unseen = 0;
+		uint64_t lower = 0, lim[RT_LIMITS] = { 0 }, unseen = 0;
 		bool used = false;
 
 		for (r = 0; r < nruns; r++) {
@@ -375,12 +394,38 @@ static void print_placement(const struct bench_trace_run **runs, size_t nruns)
 				continue;
 			used |= cpu_of_run(runs[r], c);
 			lower += runs[r]->cpus[c].lower_ns;
-			thr += runs[r]->cpus[c].throttled_ns;
 			unseen += runs[r]->cpus[c].unseen_ns;
+			for (k = 0; k < RT_LIMITS; k++)
+				lim[k] += runs[r]->cpus[c].limited_ns[k];
 		}
 		if (used)
-			printf("%3zu: %9.1f ms %8.1f ms %7.1f ms\n", c, ms(lower), ms(thr), ms(unseen));
+			printf("%3zu: %9.1f ms %8.1f ms %6.1f ms %6.1f ms %7.1f ms\n", c, ms(lower),
+			       ms(lim[RT_LIMIT_THROTTLED]), ms(lim[RT_LIMIT_FAIR_SERVER]),
+			       ms(lim[RT_LIMIT_EITHER]), ms(unseen));
 	}
+}
+
+/* How the time the kernel's RT bandwidth limits took was told apart, as the regime says. */
+static void print_limits_rule(enum rt_bw_regime regime)
+{
+	static const char *const rule[] = {
+		[RT_BW_THROTTLING] = "RT throttling: a CPU that leaves a runnable RT thread for a "
+				     "lower task, or idle, is throttled until an RT task runs "
+				     "there again",
+		[RT_BW_FAIR_SERVER] = "the fair server: a CPU that leaves a runnable RT thread for "
+				      "a fair task runs the fair server's tasks until an RT task "
+				      "runs there again or it idles (the server then has stopped)",
+		[RT_BW_BOTH] = "RT throttling and the fair server: a stretch in which the CPU "
+			       "idled is RT throttling (the fair server never idles a CPU); one "
+			       "in which fair tasks ran throughout is either (thr|fair)",
+		[RT_BW_UNKNOWN] = "not known, so read as both: a stretch in which the CPU idled "
+				  "is RT throttling (the fair server never idles a CPU); one in "
+				  "which fair tasks ran throughout is either (thr|fair)",
+		[RT_BW_NEITHER] = "none: a lower task that takes a CPU from a runnable RT thread "
+				  "is counted as any other preemptor, and the wait as placement",
+	};
+
+	printf("\ntrace: RT bandwidth limits: %s\n", rule[regime]);
 }
 
 /**
@@ -431,8 +476,8 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 		       (unsigned long long)lo, (unsigned long long)eq, (unsigned long long)rn,
 		       (unsigned long long)ot);
 	}
-	printf("\nPreempted   total  by-bench kthread  throttled  other   wake-up latency: "
-	       "median      p99      max  of wake-ups   runnable  PI boosts\n");
+	printf("\nPreempted   total  by-bench kthread  throttled fair-srv thr|fair  other   "
+	       "wake-up latency: median      p99      max  of wake-ups   runnable  PI boosts\n");
 	for (i = 0; i < n; i++) {
 		uint64_t by[RT_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
 		uint64_t wakeups = 0;
@@ -451,16 +496,18 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 			wakeups += t->wakeups;
 			rt_hist_merge(&lat, &t->wakeup_latency);
 		}
-		printf("%10zu: %6llu %9llu %7llu %10llu %6llu %24.1f us %7.1f us %7.1f us %5llu/%-6llu "
-		       "%7.1f ms %10llu\n",
+		printf("%10zu: %6llu %9llu %7llu %10llu %8llu %8llu %6llu %24.1f us %7.1f us %7.1f us "
+		       "%5llu/%-6llu %7.1f ms %10llu\n",
 		       i, (unsigned long long)total, (unsigned long long)by[RT_BY_BENCH],
-		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_IDLE],
+		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_THROTTLED],
+		       (unsigned long long)by[RT_BY_FAIR_SERVER], (unsigned long long)by[RT_BY_LIMITED],
 		       (unsigned long long)by[RT_BY_OTHER], us(rt_hist_pct(&lat, 50)),
 		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0),
 		       (unsigned long long)lat.count, (unsigned long long)wakeups,
 		       (double)runnable / 1e6, (unsigned long long)boosts);
 	}
 	print_placement(runs, nruns);
+	print_limits_rule(runs[0]->regime);
 	print_missing_switches(runs, nruns);
 }
 
@@ -469,12 +516,17 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
  */
 void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 {
-	static const char *const by_name[RT_PREEMPTORS] = { "benchmark", "kernel_thread",
-							    "throttled", "other" };
+	static const char *const by_name[RT_PREEMPTORS] = {
+		[RT_BY_BENCH] = "benchmark", [RT_BY_KTHREAD] = "kernel_thread",
+		[RT_BY_THROTTLED] = "throttled", [RT_BY_FAIR_SERVER] = "fair_server",
+		[RT_BY_LIMITED] = "throttled_or_fair_server", [RT_BY_OTHER] = "other",
+	};
+	char key[64];
 	size_t i, c;
 	int k;
 
 	rt_json_object(j, "trace");
+	rt_json_str(j, "rt_bandwidth", rt_bw_regime_names[run->regime]);
 	rt_json_uint(j, "events", run->events);
 	rt_json_uint(j, "lost", run->lost);
 	rt_json_object(j, "by_event");
@@ -519,8 +571,12 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 		rt_json_object(j, "spans_ns");
 		bench_json_hist(j, &lat);
 		rt_json_end(j);
-		rt_json_uint(j, "throttled_ns", t->place.throttled_ns);
+		for (k = 0; k < RT_LIMITS; k++) {
+			snprintf(key, sizeof(key), "%s_ns", rt_limit_names[k]);
+			rt_json_uint(j, key, t->place.limited_ns[k]);
+		}
 		rt_json_uint(j, "unseen_ns", t->place.unseen_ns);
+		rt_json_bool(j, "affinity_known", t->affinity_known);
 		rt_json_end(j);
 		rt_json_end(j);
 	}
@@ -532,7 +588,10 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 		rt_json_object(j, NULL);
 		rt_json_uint(j, "cpu", c);
 		rt_json_uint(j, "lower_ns", run->cpus[c].lower_ns);
-		rt_json_uint(j, "throttled_ns", run->cpus[c].throttled_ns);
+		for (k = 0; k < RT_LIMITS; k++) {
+			snprintf(key, sizeof(key), "%s_ns", rt_limit_names[k]);
+			rt_json_uint(j, key, run->cpus[c].limited_ns[k]);
+		}
 		rt_json_uint(j, "unseen_ns", run->cpus[c].unseen_ns);
 		rt_json_end(j);
 	}
@@ -583,7 +642,8 @@ int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window 
 			if (CPU_ISSET(c, &w[i].affinity))
 				break;
 		}
-		ncpus = !w[i].affinity_known ? CPU_SETSIZE : ncpus > (size_t)c + 1 ? ncpus : (size_t)c + 1;
+		ncpus = !w[i].affinity_known ? CPU_SETSIZE :
+			ncpus > (size_t)c + 1 ? ncpus : (size_t)c + 1;
 	}
 	run->tasks = calloc(n, sizeof(*run->tasks));
 	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));

@@ -22,6 +22,7 @@ struct bench_trace_run {
 	struct rt_sched_cpu *cpus;	/* placement per CPU, ncpus of them */
 	size_t ncpus;
 	bool have_proc;			/* proc_migrations known (a benchmark's own run) */
+	enum rt_bw_regime regime;	/* the RT bandwidth limits the analysis read it by */
 	uint64_t count[RT_SEV_TYPES];
 	uint64_t events, lost;
 	int64_t analysis_ns;		/* reading, decoding and analysing them */
@@ -32,6 +33,8 @@ struct bench_trace_span {
 	const struct bench_window *threads;
 	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, the threads' windows inside */
 	struct bench_trace_run *out;
+	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits in it */
+	uint64_t limit_ns;		/* the longest of them (0: the kernels' default) */
 };
 
 void bench_trace_sweep(void);
@@ -47,7 +50,7 @@ int bench_trace_analyse_live(const char *instance, struct bench_trace_span *span
 bool bench_trace_live(void);
 void bench_trace_run_done(struct rt_tracer *t, struct bench_trace_span *span, size_t n);
 void bench_trace_mark_windows(struct rt_tracer *t, int run, const struct bench_window *w,
-			      size_t n);
+			      size_t n, enum rt_bw_regime regime, uint64_t limit_ns);
 int bench_trace_finish(struct rt_tracer *t, struct bench_trace_span *spans, size_t nruns,
 		       size_t n, char *err, size_t len);
 void bench_trace_print(const struct bench_trace_run **runs, size_t nruns);

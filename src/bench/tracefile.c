@@ -193,6 +193,8 @@ static int prepare(struct analysis *a, bool have_proc)
 		a->walks[r] = rt_sched_walk_new(run->tasks, a->n, bench_trace_classify, a->d);
 		if (!a->walks[r])
 			return -ENOMEM;
+		rt_sched_walk_regime(a->walks[r], a->spans[r].regime, a->spans[r].limit_ns);
+		run->regime = a->spans[r].regime;
 		rt_sched_walk_cpus(a->walks[r], run->cpus, run->ncpus);
 		if (a->out)
 			rt_sched_walk_spans(a->walks[r], write_span, a);

@@ -15,12 +15,6 @@
 #include "rt_cpus.h"
 #include "rt_kfile.h"
 
-const char *const rt_bw_regime_names[] = {
-	[RT_BW_UNKNOWN] = "unknown",	   [RT_BW_NEITHER] = "neither",
-	[RT_BW_THROTTLING] = "throttling", [RT_BW_FAIR_SERVER] = "fair_server",
-	[RT_BW_BOTH] = "both",
-};
-
 /* The fair server's defaults (deadline.c, 6.12 on): what the analysis bounds a stretch by */
 #define FAIR_DEFAULT_RUNTIME_NS 50000000LL
 
@@ -229,19 +223,4 @@ int64_t rt_bandwidth_limit_ns(const struct rt_bandwidth *b)
 	if (b->fair_server == 1 && !b->fair && limit < FAIR_DEFAULT_RUNTIME_NS)
 		limit = FAIR_DEFAULT_RUNTIME_NS;
 	return limit > 0 ? limit : FAIR_DEFAULT_RUNTIME_NS;
-}
-
-/**
- * rt_bw_regime_of - the regime named @name (rt_bw_regime_names), or
- * RT_BW_UNKNOWN
- */
-enum rt_bw_regime rt_bw_regime_of(const char *name)
-{
-	int i;
-
-	for (i = RT_BW_NEITHER; i <= RT_BW_BOTH; i++) {
-		if (!strcmp(name, rt_bw_regime_names[i]))
-			return (enum rt_bw_regime)i;
-	}
-	return RT_BW_UNKNOWN;
 }

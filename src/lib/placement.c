@@ -10,7 +10,9 @@
  * waiting first among equals), each one CPU of its affinity that runs a
  * task of lower priority than its own, or nothing: the lowest-priority such
  * CPU not claimed yet. Time passes with the claims of the last event. A
- * claim on a CPU that is throttled counts apart.
+ * claim on a CPU the kernel's RT bandwidth limit holds counts apart, by the
+ * limit's kind (limit.c). A thread whose affinity is not known (a trace
+ * records none) claims only the CPU it waits on.
  *
  * A CPU's state and a thread's come from the switches recorded; some
  * kernels leave switches out (an idle CPU's, on some virtual machines). So
@@ -18,7 +20,7 @@
  * next event says who ran there (its common_pid, a switch's prev_pid), and
  * the thread's wait ends in a recorded switch to it. Another task current
  * on the CPU, or the thread seen running without a switch to it, takes the
- * time back (unseen). Throttled time is not held: it counts apart anyway.
+ * time back (unseen). The limit's time is not held so: it counts apart anyway.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -76,11 +78,15 @@ static uint64_t in_window(const struct rt_sched_task *t, uint64_t from, uint64_t
 void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
 {
 	size_t i;
+	int c;
 
+	for (c = 0; c <= w->max_cpu; c++)
+		w->cpus[c].counted = 0;
 	for (i = 0; i < w->ntasks; i++) {
 		struct rt_sched_task *t = &w->tasks[i];
 		struct rt_sched_cpu scratch = { 0 }, *o;
-		uint64_t d;
+		struct cpu_limit *l;
+		uint64_t d, cd;
 
 		if (t->claim < 0)
 			continue;
@@ -88,9 +94,17 @@ void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
 		if (!d)
 			continue;
 		o = out_of(w, t->claim, &scratch);
-		if (w->cpus[t->claim].throttled) {
-			t->place.throttled_ns += d;
-			o->throttled_ns += d;
+		l = &w->cpus[t->claim].limit;
+		/* the CPU's own figure counts its time once, however many wait on it */
+		cd = d > w->cpus[t->claim].counted ? d - w->cpus[t->claim].counted : 0;
+		w->cpus[t->claim].counted += cd;
+		if (l->on && l->decided) {
+			t->place.limited_ns[l->kind] += d;
+			o->limited_ns[l->kind] += cd;
+		} else if (l->on) {
+			/* held until the limit's kind is known */
+			w->pending[t->claim][i].limited += d;
+			l->pending += cd;
 		} else {
 			w->pending[t->claim][i].neither += d;
 			t->place.wait_ns += d;
@@ -170,9 +184,10 @@ void rt_place_take_back_task(struct rt_sched_walk *w, size_t i)
 	}
 }
 
+/* Runnable, not running, and real-time: the RT scheduler's promise is of RT tasks only. */
 static bool waiting(const struct rt_sched_task *t)
 {
-	return (t->state == T_WAKING || t->state == T_PREEMPTED) && t->prio_now >= 0;
+	return (t->state == T_WAKING || t->state == T_PREEMPTED) && RT_PRIO_IS_RT(t->prio_now);
 }
 
 static int running_prio(const struct cpu_now *c)
@@ -180,11 +195,14 @@ static int running_prio(const struct cpu_now *c)
 	return c->pid == 0 ? RT_PRIO_IDLE : c->prio;
 }
 
-/* Waiter @t's CPU: unclaimed, in its affinity, running a lower priority; the lowest. */
+/*
+ * Waiter @t's CPU: unclaimed, in its affinity (where it waits, if that is
+ * not known), running a lower priority; the lowest.
+ */
 static int choose(struct rt_sched_walk *w, const struct rt_sched_task *t)
 {
 	int c, best = -1, best_prio = 0;
-	bool best_throttled = true;
+	bool best_limited = true;
 
 	for (c = 0; c <= w->max_cpu && c < CPU_SETSIZE; c++) {
 		const struct cpu_now *now = &w->cpus[c];
@@ -192,17 +210,32 @@ static int choose(struct rt_sched_walk *w, const struct rt_sched_task *t)
 
 		if (!now->known || now->claimed || p <= t->prio_now)
 			continue;
-		if (!t->affinity_all && !CPU_ISSET(c, &t->affinity))
+		if (t->affinity_known ? !CPU_ISSET(c, &t->affinity) : c != t->cpu)
 			continue;
-		/* one that is not throttled first, then the lowest priority */
-		if (best < 0 || (best_throttled && !now->throttled) ||
-		    (best_throttled == now->throttled && p > best_prio)) {
+		/* one the kernel's limit does not hold first, then the lowest priority */
+		if (best < 0 || (best_limited && !now->limit.on) ||
+		    (best_limited == now->limit.on && p > best_prio)) {
 			best = c;
 			best_prio = p;
-			best_throttled = now->throttled;
+			best_limited = now->limit.on;
 		}
 	}
 	return best;
+}
+
+/*
+ * Whether @t waits on a CPU the kernel's RT bandwidth limit holds: then its
+ * wait is the limit's, whatever the other CPUs run. With RT throttling the
+ * others are often throttled too (one period for all CPUs), which their
+ * switches need not show: in a recorded 6.18 trace a CPU sat idle while
+ * another's throttled RT threads waited, and took an RT thread the moment
+ * the other's throttling ended, twice. And a thread woken on a held CPU
+ * stays there: the RT wake-up placement (select_task_rq_rt) moves it only
+ * from a CPU running an RT task, and a held CPU runs a fair task or none.
+ */
+static bool held(const struct rt_sched_walk *w, const struct rt_sched_task *t)
+{
+	return t->cpu >= 0 && t->cpu <= w->max_cpu && w->cpus[t->cpu].limit.on;
 }
 
 static bool before(const struct rt_sched_task *a, const struct rt_sched_task *b)
@@ -251,7 +284,7 @@ int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
 	for (k = 0; k < n; k++) {
 		struct rt_sched_task *t = &w->tasks[w->order[k]];
 
-		c = choose(w, t);
+		c = held(w, t) ? t->cpu : choose(w, t);
 		if (c < 0)
 			continue;
 		if (!w->pending[c]) {
@@ -260,11 +293,11 @@ int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
 				return -ENOMEM;
 		}
 		t->claim = c;
-		w->cpus[c].claimed = true;
+		w->cpus[c].claimed |= c != t->cpu || !held(w, t);
 	}
 	for (i = 0; i < w->ntasks; i++) {
 		struct rt_sched_task *t = &w->tasks[i];
-		bool now = t->claim >= 0 && !w->cpus[t->claim].throttled;
+		bool now = t->claim >= 0 && !w->cpus[t->claim].limit.on;
 
 		if (t->misplaced && !now)
 			end_span(w, t, ts);

@@ -9,11 +9,15 @@
 #include <sys/types.h>
 
 #include "rt_hist.h"
+#include "rt_regime.h"
 
 /*
  * Scheduler events of a run, as the analysis takes them: decoded, in time
  * order, times in nanoseconds of CLOCK_MONOTONIC. Priorities are the
- * kernel's (0-99 RT, 0 the highest; 100-139 the others).
+ * kernel's (0-99 RT, 0 the highest; 100-139 the others; -1 a deadline
+ * task), and RT_PRIO_STOP for the stopper (the stop class, above all; the
+ * kernel reports it as 0, an RT priority), which the decoder tells by its
+ * name.
  */
 enum rt_sev_type {
 	RT_SEV_SWITCH,	/* pid -> pid2 on cpu; prio, prio2; arg: prev_state */
@@ -44,13 +48,23 @@ struct rt_sev {
 /* sched_switch's prev_state: the task was still runnable (preempted, or yielded) */
 #define RT_SEV_RUNNABLE(state) (((state) & 0xff) == 0)
 #define RT_PRIO_RT_MAX 100	/* kernel priorities below this are RT */
+#define RT_PRIO_STOP (-2)	/* the stopper, migration/N: the stop class */
+#define RT_PRIO_IS_RT(p) ((p) >= 0 && (p) < RT_PRIO_RT_MAX)	/* the RT class itself */
 
-/* Who took the CPU from a preempted benchmark thread. */
+/*
+ * Who took the CPU from a preempted benchmark thread. A task of lower
+ * priority (or idle) can take it from a runnable RT task only through the
+ * kernel's RT bandwidth limits, whoever runs next: RT throttling, or the
+ * fair server; which of the two, the regime says, and on a kernel with
+ * both, a CPU that idles (the fair server never idles one) is throttled.
+ */
 enum rt_preemptor {
 	RT_BY_BENCH,		/* another benchmark thread */
-	RT_BY_KTHREAD,		/* a kernel thread */
-	RT_BY_IDLE,		/* nobody: the CPU idled, RT throttling */
-	RT_BY_OTHER,		/* any other task */
+	RT_BY_KTHREAD,		/* a kernel thread of higher priority (or class) */
+	RT_BY_THROTTLED,	/* RT throttling */
+	RT_BY_FAIR_SERVER,	/* the fair server */
+	RT_BY_LIMITED,		/* one of the two, which the trace cannot tell */
+	RT_BY_OTHER,		/* any other task of higher priority (or class) */
 	RT_PREEMPTORS,
 };
 
@@ -59,22 +73,31 @@ enum rt_preemptor {
  * its affinity ran something of lower priority (a lower RT priority, a
  * fair task, or nothing). Waiters claim such CPUs in priority order, each
  * the lowest-priority one left (the kernel's push does the same), so two
- * waiters for one CPU do not both count. A CPU the kernel throttles (it
- * left a runnable RT task for a lower one: RT bandwidth, the fair server)
- * counts apart: the kernel's limit, not its placement. placement.c.
+ * waiters for one CPU do not both count. A CPU the kernel's RT bandwidth
+ * limit holds (it left a runnable RT task for a lower one) counts apart,
+ * by mechanism: the kernel's limit, not its placement. placement.c.
  */
+enum rt_limit {
+	RT_LIMIT_THROTTLED,	/* RT throttling */
+	RT_LIMIT_FAIR_SERVER,	/* the fair server */
+	RT_LIMIT_EITHER,	/* one of the two (a kernel with both), which the trace cannot tell */
+	RT_LIMITS,
+};
+
+extern const char *const rt_limit_names[RT_LIMITS];	/* "throttled", "fair_server", ... */
+
 struct rt_sched_place {
 	uint64_t wait_ns;		/* the measure */
 	uint64_t intervals;		/* its spans: a wait while some such CPU existed */
 	struct rt_hist wait;		/* their lengths, ns */
-	uint64_t throttled_ns;		/* waited while the only such CPUs were throttled */
+	uint64_t limited_ns[RT_LIMITS];	/* waited while the only such CPUs were held by a limit */
 	uint64_t unseen_ns;		/* counted, then taken back: the CPU's switches */
 };					/* were not all recorded, what ran is not known */
 
 /* The same, per CPU: the time it ran something less important than a task waiting for it. */
 struct rt_sched_cpu {
 	uint64_t lower_ns;
-	uint64_t throttled_ns;
+	uint64_t limited_ns[RT_LIMITS];
 	uint64_t unseen_ns;
 };
 
@@ -98,7 +121,7 @@ struct rt_sched_task {
 	uint64_t pi_boosts;		/* sched_pi_setprio raising it */
 	struct rt_sched_place place;
 	cpu_set_t affinity;		/* the CPUs it may run on (rt_sched_task_affinity) */
-	bool affinity_all;		/* not known: any CPU */
+	bool affinity_known;		/* else placement counts only the CPU it waits on */
 	/* state while walking the events */
 	int state, cpu;
 	uint64_t since;
@@ -123,6 +146,7 @@ struct rt_sched_walk;
 struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntasks,
 					 rt_preemptor_fn classify, void *ctx);
 void rt_sched_walk_cpus(struct rt_sched_walk *w, struct rt_sched_cpu *cpus, size_t n);
+void rt_sched_walk_regime(struct rt_sched_walk *w, enum rt_bw_regime regime, uint64_t limit_ns);
 /* Each span of placement waiting as it ends: its task, its start and end (ns). */
 typedef void (*rt_span_fn)(const struct rt_sched_task *t, uint64_t start, uint64_t end,
 			   void *ctx);

@@ -24,6 +24,7 @@ struct rt_sev_decoder {
 	struct tep_format_field *field[RT_SEV_TYPES][RT_SEV_NFIELDS];
 	int print_id;			/* ftrace:print, the markers; -1 if absent */
 	struct tep_format_field *print_buf, *common_pid;
+	struct tep_format_field *comm[RT_SEV_TYPES][2];	/* the tasks' names, where the event has them */
 };
 
 enum rt_decoded { RT_DECODED_NONE, RT_DECODED_EVENT, RT_DECODED_MARKER };

@@ -39,6 +39,15 @@ struct rt_tracedat_window {
 
 int rt_tracedat_window(const char *text, struct rt_tracedat_window *w);
 
+/*
+ * The kernel's RT bandwidth limits a run met (rt_regime.h), said once per
+ * run before its window markers, so that an analysis of the file alone
+ * attributes the time they took as the run's own did.
+ */
+#define RT_REGIME_MARK "rtsched bandwidth: %s limit_ns %llu"
+
+int rt_tracedat_regime(const char *text, enum rt_bw_regime *regime, unsigned long long *limit_ns);
+
 struct rt_tracedat_ops {
 	/* each scheduler event; non-zero stops the walk and is returned */
 	int (*event)(const struct rt_sev *e, void *ctx);

@@ -17,6 +17,9 @@ const char *const rt_sev_names[RT_SEV_TYPES] = {
 };
 
 #define MAX_CPUS RT_WALK_MAX_CPUS
+/* The kernels' default limit, 50 ms of a second: what bounds a stretch when nothing else is said */
+#define DEFAULT_LIMIT_NS 50000000ULL
+#define PRIO_UNSAID INT32_MIN	/* an event that does not say the current task's priority */
 
 /**
  * rt_sched_task_init - a thread to analyse, counting events in [@win_start, @win_end]
@@ -29,7 +32,7 @@ void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start, 
 	t->win_end = win_end;
 	rt_hist_init(&t->wakeup_latency);
 	rt_hist_init(&t->place.wait);
-	t->affinity_all = true;
+	t->affinity_known = false;
 	t->state = T_SLEEPING;
 	t->cpu = -1;
 	t->prio_now = -1;
@@ -38,11 +41,12 @@ void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start, 
 
 /**
  * rt_sched_task_affinity - the CPUs @t may run on, for placement (NULL:
- * not known, any CPU; the default)
+ * not known, the default: a trace does not carry it, and then only the CPU
+ * it waits on counts)
  */
 void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus)
 {
-	t->affinity_all = !cpus;
+	t->affinity_known = cpus != NULL;
 	if (cpus)
 		t->affinity = *cpus;
 }
@@ -66,8 +70,12 @@ static int inside(const struct rt_sched_task *t, uint64_t ts)
 	return ts >= t->win_start && ts <= t->win_end;
 }
 
-static void switch_out(struct rt_sched_task *t, const struct rt_sev *e, struct rt_sched_task *tasks,
-		       size_t n, rt_preemptor_fn classify, void *ctx)
+/*
+ * @t leaves its CPU; preempted, it is counted against who took the CPU,
+ * unless the kernel's limit took it (counted when its kind is known).
+ */
+static void switch_out(struct rt_sched_walk *w, struct rt_sched_task *t, const struct rt_sev *e,
+		       bool limit)
 {
 	enum rt_preemptor by;
 
@@ -80,14 +88,12 @@ static void switch_out(struct rt_sched_task *t, const struct rt_sev *e, struct r
 	}
 	t->state = T_PREEMPTED;
 	t->since = e->ts;
-	if (!inside(t, e->ts))
+	if (!inside(t, e->ts) || limit)
 		return;
-	if (find(tasks, n, e->pid2))
+	if (find(w->tasks, w->ntasks, e->pid2))
 		by = RT_BY_BENCH;
-	else if (e->pid2 == 0)
-		by = RT_BY_IDLE;
 	else
-		by = classify ? classify(e->pid2, ctx) : RT_BY_OTHER;
+		by = w->classify && e->pid2 ? w->classify(e->pid2, w->ctx) : RT_BY_OTHER;
 	t->preempted[by]++;
 }
 
@@ -124,7 +130,7 @@ static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struc
 		if (t->state == T_WAKING) {
 			t->mig_wakeup++;
 			if (from >= 0 && from < MAX_CPUS && cpus[from].known &&
-			    cpus[from].pid != e->pid && cpus[from].prio < RT_PRIO_RT_MAX) {
+			    cpus[from].pid != e->pid && RT_PRIO_IS_RT(cpus[from].prio)) {
 				if (cpus[from].prio > e->prio)
 					t->mig_lower_rt++;
 				else if (cpus[from].prio == e->prio)
@@ -152,6 +158,7 @@ struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntas
 					 rt_preemptor_fn classify, void *ctx)
 {
 	struct rt_sched_walk *w = calloc(1, sizeof(*w));
+	int i;
 
 	if (!w)
 		return NULL;
@@ -161,7 +168,10 @@ struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntas
 		return NULL;
 	}
 	*w = (struct rt_sched_walk){ .tasks = tasks, .ntasks = ntasks, .classify = classify,
-				     .ctx = ctx, .cpus = w->cpus, .max_cpu = -1 };
+				     .ctx = ctx, .cpus = w->cpus, .max_cpu = -1,
+				     .regime = RT_BW_UNKNOWN, .limit_bound = 2 * DEFAULT_LIMIT_NS };
+	for (i = 0; i < MAX_CPUS; i++)
+		w->cpus[i].limit.by = -1;
 	if (rt_place_init(w)) {
 		free(w->cpus);
 		free(w);
@@ -181,6 +191,18 @@ void rt_sched_walk_cpus(struct rt_sched_walk *w, struct rt_sched_cpu *cpus, size
 }
 
 /**
+ * rt_sched_walk_regime - the kernel's RT bandwidth limits, as the regime
+ * @regime (the default: unknown, which is read as both) with @limit_ns the
+ * longest of them (0: the kernels' default, 50 ms): a stretch of them
+ * ends at twice that at the latest
+ */
+void rt_sched_walk_regime(struct rt_sched_walk *w, enum rt_bw_regime regime, uint64_t limit_ns)
+{
+	w->regime = regime;
+	w->limit_bound = 2 * (limit_ns ? limit_ns : DEFAULT_LIMIT_NS);
+}
+
+/**
  * rt_sched_walk_spans - have @fn told of each span of placement waiting
  * (rt_sched_place) as it ends, with @ctx
  */
@@ -192,8 +214,8 @@ void rt_sched_walk_spans(struct rt_sched_walk *w, rt_span_fn fn, void *ctx)
 
 /*
  * @pid was current on @cpu when an event was recorded there (@prio its
- * priority, -1 if the event does not say): what the switches recorded
- * there said, or a switch was left out.
+ * priority, PRIO_UNSAID if the event does not say): what the switches
+ * recorded there said, or a switch was left out.
  */
 static void seen_current(struct rt_sched_walk *w, int cpu, int32_t pid, int32_t prio)
 {
@@ -214,27 +236,86 @@ static void seen_current(struct rt_sched_walk *w, int cpu, int32_t pid, int32_t 
 		t->state = T_RUNNING;
 		t->cpu = cpu;
 	}
-	if (prio < 0 && t)
+	if (prio == PRIO_UNSAID && t && t->prio_now >= 0)
 		prio = t->prio_now;
 	if (pid == 0)
 		prio = RT_PRIO_IDLE;
-	*now = (struct cpu_now){ pid, prio, prio >= 0, false, false };
+	now->pid = pid;
+	now->prio = prio;
+	now->known = prio != PRIO_UNSAID;
+	now->claimed = false;
 }
 
 /*
- * A switch on a CPU: what runs there now, and whether the kernel throttles
- * it (it left a runnable RT task for a lower one) until an RT task runs.
+ * Whether @e leaves a runnable RT task for a lower priority, or idle: only
+ * the kernel's RT bandwidth limits do that, whoever runs next (a higher
+ * class, the stopper or a deadline task, preempts as a higher priority).
  */
-static void switched(struct cpu_now *now, const struct rt_sev *e)
+static bool limit_switch(const struct rt_sched_walk *w, const struct rt_sev *e)
 {
-	bool throttled = now->throttled;
 	int next = e->pid2 == 0 ? RT_PRIO_IDLE : e->prio2;
 
-	if (e->prio < RT_PRIO_RT_MAX && RT_SEV_RUNNABLE(e->arg) && next >= RT_PRIO_RT_MAX)
-		throttled = true;
-	else if (next < RT_PRIO_RT_MAX)
-		throttled = false;
-	*now = (struct cpu_now){ e->pid2, e->prio2, true, throttled, false };
+	return w->regime != RT_BW_NEITHER && RT_PRIO_IS_RT(e->prio) && RT_SEV_RUNNABLE(e->arg) &&
+	       next > e->prio;
+}
+
+/*
+ * A switch on a CPU: what runs there now, and the stretch of the kernel's
+ * limit there. An RT task running ends it (not the stopper, not a deadline
+ * task: they run above a throttled RT class). Idle decides it: the fair
+ * server never idles a CPU, so on a kernel with both limits it is RT
+ * throttling, and under the fair server alone the server has stopped.
+ */
+static void switched(struct rt_sched_walk *w, const struct rt_sev *e, bool limit, int by, bool count)
+{
+	struct cpu_now *now = &w->cpus[e->cpu];
+
+	now->pid = e->pid2;
+	now->prio = e->pid2 == 0 ? RT_PRIO_IDLE : e->prio2;
+	now->known = true;
+	now->claimed = false;
+	if (limit) {
+		rt_limit_begin(w, e->cpu, e->ts, by, count);
+	} else if (now->limit.on && RT_PRIO_IS_RT(e->prio2) && e->pid2) {
+		rt_limit_end(w, e->cpu);
+		return;
+	}
+	if (now->limit.on && e->pid2 == 0) {
+		if (w->regime == RT_BW_FAIR_SERVER)
+			rt_limit_end(w, e->cpu);
+		else
+			rt_limit_decide(w, e->cpu, RT_LIMIT_THROTTLED);
+	}
+}
+
+/*
+ * Stretches of the limit that outlast their bound end there: the time up
+ * to it is the limit's, the rest the CPU's own.
+ */
+static int expire_limits(struct rt_sched_walk *w, uint64_t ts)
+{
+	for (;;) {
+		uint64_t first = UINT64_MAX;
+		int c, at = -1, ret;
+
+		for (c = 0; c <= w->max_cpu; c++) {
+			const struct cpu_limit *l = &w->cpus[c].limit;
+
+			if (l->on && l->since <= UINT64_MAX - w->limit_bound &&
+			    l->since + w->limit_bound < first) {
+				first = l->since + w->limit_bound;
+				at = c;
+			}
+		}
+		if (at < 0 || first >= ts)
+			return 0;
+		rt_place_advance(w, first);
+		w->last_ts = first;
+		rt_limit_end(w, at);
+		ret = rt_place_claim(w, first);
+		if (ret)
+			return ret;
+	}
 }
 
 /**
@@ -250,33 +331,37 @@ static void switched(struct cpu_now *now, const struct rt_sev *e)
 int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 {
 	struct rt_sched_task *t, *tasks = w->tasks;
+	bool on_cpu = e->cpu >= 0 && e->cpu < MAX_CPUS;
 	size_t ntasks = w->ntasks;
 	struct cpu_now *cpus = w->cpus;
-	int c;
-
-	bool on_cpu = e->cpu >= 0 && e->cpu < MAX_CPUS;
+	bool limit;
+	int c, ret;
 
 	if (e->ts < w->last_ts)
 		return -EINVAL;
+	ret = expire_limits(w, e->ts);
+	if (ret)
+		return ret;
 	rt_place_advance(w, e->ts);
 	w->last_ts = e->ts;
 	if (on_cpu && e->type == RT_SEV_SWITCH)
 		seen_current(w, e->cpu, e->pid, e->prio);
 	else if (on_cpu && e->has_cur && e->cur >= 0)
-		seen_current(w, e->cpu, e->cur, -1);
+		seen_current(w, e->cpu, e->cur, PRIO_UNSAID);
 	switch (e->type) {
 	case RT_SEV_SWITCH:
+		limit = on_cpu && limit_switch(w, e);
 		t = find(tasks, ntasks, e->pid);
 		if (t)
-			switch_out(t, e, tasks, ntasks, w->classify, w->ctx);
+			switch_out(w, t, e, limit);
+		if (on_cpu)
+			switched(w, e, limit, t ? (int)(t - tasks) : -1, t && inside(t, e->ts));
 		t = find(tasks, ntasks, e->pid2);
 		if (t) {
 			/* its wait ended here, as recorded: the wait stands on its side */
 			rt_place_task_confirm(w, (size_t)(t - tasks));
 			switch_in(t, e);
 		}
-		if (on_cpu)
-			switched(&cpus[e->cpu], e);
 		break;
 	case RT_SEV_WAKING:
 		t = find(tasks, ntasks, e->pid);
@@ -284,9 +369,18 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 			t->state = T_WAKING;
 			t->since = e->ts;
 			t->wakeups += inside(t, e->ts);
+			/* its CPU as it wakes; a migration or the wake-up says where it goes */
+			if (e->arg >= 0 && e->arg < MAX_CPUS)
+				t->cpu = (int)e->arg;
 		}
 		if (t)
 			t->prio_now = e->prio;
+		break;
+	case RT_SEV_WAKEUP:
+		/* where it was put: the CPU it waits on */
+		t = find(tasks, ntasks, e->pid);
+		if (t && t->state == T_WAKING && e->arg >= 0 && e->arg < MAX_CPUS)
+			t->cpu = (int)e->arg;
 		break;
 	case RT_SEV_MIGRATE:
 		t = find(tasks, ntasks, e->pid);
@@ -314,8 +408,12 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 /* The end of a walk: the spans still open end, its memory goes, the tasks keep their figures. */
 void rt_sched_walk_free(struct rt_sched_walk *w)
 {
+	int c;
+
 	if (!w)
 		return;
+	for (c = 0; c <= w->max_cpu; c++)
+		rt_limit_end(w, c);
 	rt_place_end(w);
 	rt_place_free(w);
 	free(w->cpus);

@@ -13,12 +13,31 @@
 
 enum { T_SLEEPING, T_WAKING, T_RUNNING, T_PREEMPTED };
 
+/*
+ * A stretch of the kernel's RT bandwidth limit on a CPU: it left a runnable
+ * RT task for a task of lower priority, or idle. It lasts until an RT task
+ * runs there again, at most its bound (twice the regime's longest limit);
+ * under the fair server alone, until the CPU idles (the server stops when
+ * the fair tasks are done). Its kind is the regime's; where both exist, a
+ * CPU that idles in it is throttled, and until then the time is held
+ * (pending) to be given to one kind at its end.
+ */
+struct cpu_limit {
+	bool on;
+	bool decided;		/* its kind is known: kind */
+	enum rt_limit kind;
+	uint64_t since;
+	int by;			/* the task whose preemption began it, counted when decided; -1 */
+	uint64_t pending;	/* this CPU's figure held until the kind is known */
+};
+
 struct cpu_now {
 	int32_t pid;		/* the task current there, as far as the events show */
 	int32_t prio;
 	bool known;		/* pid and prio are known */
-	bool throttled;		/* it left a runnable RT task for a lower one */
 	bool claimed;		/* a waiter counts it (placement) */
+	uint64_t counted;	/* of the time passing now, what its own figures have */
+	struct cpu_limit limit;
 };
 
 /*
@@ -30,6 +49,7 @@ struct rt_place_pending {
 	uint64_t neither;	/* confirmed by neither side yet */
 	uint64_t by_task;	/* by the task's switch in; the CPU's event to come */
 	uint64_t by_cpu;	/* by the CPU's event; the task's switch in to come */
+	uint64_t limited;	/* waited on the CPU's limit, whose kind is not known yet */
 };
 
 struct rt_sched_walk {
@@ -46,9 +66,14 @@ struct rt_sched_walk {
 	size_t *order;		/* the waiters, by priority */
 	rt_span_fn span_fn;	/* told of each span as it ends, or NULL */
 	void *span_ctx;
+	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits */
+	uint64_t limit_bound;	/* the longest a stretch of them lasts, ns */
 };
 
 int rt_place_init(struct rt_sched_walk *w);
+void rt_limit_begin(struct rt_sched_walk *w, int cpu, uint64_t ts, int by, bool count);
+void rt_limit_decide(struct rt_sched_walk *w, int cpu, enum rt_limit kind);
+void rt_limit_end(struct rt_sched_walk *w, int cpu);
 void rt_place_advance(struct rt_sched_walk *w, uint64_t ts);
 void rt_place_confirm(struct rt_sched_walk *w, int cpu);
 void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu);

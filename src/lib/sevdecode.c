@@ -18,6 +18,13 @@ static const char *const fields[RT_SEV_TYPES][RT_SEV_NFIELDS] = {
 	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
 };
 
+/* The names of the tasks of each event, to tell the stopper by (optional fields). */
+static const char *const comms[RT_SEV_TYPES][2] = {
+	[RT_SEV_SWITCH] = { "prev_comm", "next_comm" },
+	[RT_SEV_WAKING] = { "comm" },
+	[RT_SEV_WAKEUP] = { "comm" },
+};
+
 /**
  * rt_sev_decoder_init - find the events and their fields in @tep's formats
  *
@@ -41,6 +48,8 @@ void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
 		}
 		if (ev)
 			d->id[i] = ev->id;
+		for (f = 0; ev && f < 2 && comms[i][f]; f++)
+			d->comm[i][f] = tep_find_field(ev, comms[i][f]);
 		if (ev && !d->common_pid)
 			d->common_pid = tep_find_common_field(ev, "common_pid");
 	}
@@ -62,6 +71,29 @@ static long long num(struct tep_format_field *f, struct tep_record *r)
 	tep_read_number_field(f, r->data, &v);
 	/* sign-extend the 32-bit fields (pids, priorities, CPUs) */
 	return f->size == 4 ? (long long)(int32_t)v : (long long)v;
+}
+
+/*
+ * The stopper (the stop class's per-CPU thread, "migration/N") runs above
+ * every class, but the kernel reports it at priority 0, an RT one: a
+ * throttled CPU running it is still throttled. Told by its name.
+ */
+static int32_t stopper_prio(const struct tep_format_field *comm, struct tep_record *r, int32_t prio)
+{
+	static const char name[] = "migration/";
+	const char *c;
+	int max;
+
+	if (prio != 0 || !comm)
+		return prio;
+	max = r->size - comm->offset;
+	if (max <= (int)sizeof(name))
+		return prio;
+	c = (const char *)r->data + comm->offset;
+	if (strncmp(c, name, sizeof(name) - 1) || c[sizeof(name) - 1] < '0' ||
+	    c[sizeof(name) - 1] > '9')
+		return prio;
+	return RT_PRIO_STOP;
 }
 
 /* A trace_marker line, without its newline; the record's data ends it. */
@@ -109,7 +141,7 @@ enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record 
 	f = d->field[type];
 	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
 	e->pid = (int32_t)num(f[0], r);
-	e->prio = (int32_t)num(f[1], r);
+	e->prio = stopper_prio(d->comm[type][0], r, (int32_t)num(f[1], r));
 	if (d->common_pid) {
 		e->cur = (int32_t)num(d->common_pid, r);
 		e->has_cur = 1;
@@ -118,7 +150,7 @@ enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record 
 	case RT_SEV_SWITCH:
 		e->arg = num(f[2], r);
 		e->pid2 = (int32_t)num(f[3], r);
-		e->prio2 = (int32_t)num(f[4], r);
+		e->prio2 = stopper_prio(d->comm[type][1], r, (int32_t)num(f[4], r));
 		break;
 	case RT_SEV_WAKING:
 	case RT_SEV_WAKEUP:

@@ -195,6 +195,21 @@ int rt_tracedat_window(const char *text, struct rt_tracedat_window *w)
 	return 0;
 }
 
+/**
+ * rt_tracedat_regime - read a marker of the RT bandwidth limits (RT_REGIME_MARK)
+ *
+ * Returns 0, or -EINVAL when @text is another marker.
+ */
+int rt_tracedat_regime(const char *text, enum rt_bw_regime *regime, unsigned long long *limit_ns)
+{
+	char name[32];
+
+	if (sscanf(text, "rtsched bandwidth: %31s limit_ns %llu", name, limit_ns) != 2)
+		return -EINVAL;
+	*regime = rt_bw_regime_of(name);
+	return 0;
+}
+
 static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void *ctx)
 {
 	struct rt_tracedat *d = ctx;

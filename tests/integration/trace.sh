@@ -175,11 +175,21 @@ print("# cpus:", c)
 sys.exit(0 if [x["cpu"] for x in c] == [int(sys.argv[2])] else 1)' "$TMP/pin.json" "$gcpu"
 	pids=$(./analyse --events "$TMP/pin.dat" | awk '$1 == "T" { print $2 }' | paste -sd,)
 	run_bounded 60 ./analyse --pid "$pids" --json "$TMP/nopin.json" "$TMP/pin.dat"
-	check "  read without the affinity (--pid $pids), the idle CPUs count: the low thread 'waited'" \
+	check "  read without the affinity (--pid $pids), only the CPU each thread waited on counts" \
 		/usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))["runs"][0]["trace"]
 print("# cpus:", d["cpus"])
-sys.exit(0 if sum(x["lower_ns"] for x in d["cpus"] if x["cpu"] != int(sys.argv[2])) > 0 else 1)' "$TMP/nopin.json" "$gcpu"
+sys.exit(0 if sum(x["lower_ns"] for x in d["cpus"] if x["cpu"] != int(sys.argv[2])) == 0
+         and not any(t["placement"]["affinity_known"] for t in d["threads"]) else 1)' "$TMP/nopin.json" "$gcpu"
+	check "  and analyse says so under the Placement table" \
+		bash -c "./analyse --pid '$pids' '$TMP/pin.dat' | grep -q \"affinity is not in the trace\""
+	run_bounded 60 ./analyse --pid "$pids" --affinity "0-$((NCPUS - 1))" --json "$TMP/anycpu.json" \
+		"$TMP/pin.dat"
+	check "  read with --affinity 0-$((NCPUS - 1)), the idle CPUs count: the low thread 'waited'" \
+		/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["runs"][0]["trace"]
+print("# cpus:", d["cpus"])
+sys.exit(0 if sum(x["lower_ns"] for x in d["cpus"] if x["cpu"] != int(sys.argv[2])) > 0 else 1)' "$TMP/anycpu.json" "$gcpu"
 	# migrate's threads may use every CPU: the kernel must place the highest
 	# one at once, so its waits are wake-up latencies, a small part of the run
 	run_bounded 60 ./migrate -q -d 2 -t "$NCPUS" --trace --json "$TMP/free.json"

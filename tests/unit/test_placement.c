@@ -44,24 +44,45 @@ struct result {
 	struct rt_sched_cpu cpu[NCPUS];
 };
 
+/* The walk over @e for low, high and top on a kernel of @regime, every task on both CPUs. */
+static void walk_regime(const struct rt_sev *e, size_t n, struct result *r,
+			enum rt_bw_regime regime)
+{
+	cpu_set_t all;
+	struct rt_sched_walk *w;
+	size_t i;
+
+	CPU_ZERO(&all);
+	CPU_SET(0, &all);
+	CPU_SET(1, &all);
+	for (i = 0; i < 3; i++) {
+		if (!r->t[i].tid)
+			rt_sched_task_init(&r->t[i], 101 + (pid_t)i, 0, 1000000 * US);
+		if (!r->t[i].affinity_known)
+			rt_sched_task_affinity(&r->t[i], &all);
+	}
+	w = rt_sched_walk_new(r->t, 3, NULL, NULL);
+	if (!w)
+		return;
+	rt_sched_walk_regime(w, regime, 0);
+	rt_sched_walk_cpus(w, r->cpu, NCPUS);
+	for (i = 0; i < n; i++)
+		rt_sched_walk_feed(w, &e[i]);
+	rt_sched_walk_free(w);
+}
+
 /* The walk over @e for low, high and top, with @high_cpus as high's affinity (NULL: all). */
 static void walk(const struct rt_sev *e, size_t n, struct result *r, const cpu_set_t *high_cpus,
 		 uint64_t win_start_us, uint64_t win_end_us)
 {
-	struct rt_sched_walk *w;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < 3; i++)
 		rt_sched_task_init(&r->t[i], 101 + (pid_t)i, win_start_us * US, win_end_us * US);
-	rt_sched_task_affinity(&r->t[HIGH], high_cpus);
-	w = rt_sched_walk_new(r->t, 3, NULL, NULL);
-	if (!w)
-		return;
-	rt_sched_walk_cpus(w, r->cpu, NCPUS);
-	for (i = 0; i < n; i++)
-		rt_sched_walk_feed(w, &e[i]);
-	rt_sched_walk_free(w);
+	if (high_cpus)
+		rt_sched_task_affinity(&r->t[HIGH], high_cpus);
+	walk_regime(e, n, r, RT_BW_UNKNOWN);
 }
 
 #define ALL 0, 1000000
@@ -262,11 +283,30 @@ TEST(throttled_cpu_counts_apart)
 		sw(50, 0, 300, 120, PREEMPTED, 101, 98),
 	};
 
-	walk(e, 4, &r, NULL, ALL);
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_THROTTLING);
 	EXPECT_EQ(r.t[LOW].place.wait_ns, 0);	/* no placement wait */
-	EXPECT_EQ(r.t[LOW].place.throttled_ns, 40 * US);	/* 40 us throttled */
-	EXPECT_EQ(r.cpu[0].throttled_ns, 40 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_THROTTLED], 40 * US);	/* 40 us throttled */
+	EXPECT_EQ(r.cpu[0].limited_ns[RT_LIMIT_THROTTLED], 40 * US);
 	EXPECT_EQ(r.cpu[0].lower_ns, 0);
+	EXPECT_EQ(r.t[LOW].preempted[RT_BY_THROTTLED], 1);	/* the fair task took it: throttling */
+	/* a kernel with both limits and no idle: which one, the events cannot tell */
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_BOTH);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_EITHER], 40 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_THROTTLED], 0);
+	EXPECT_EQ(r.t[LOW].preempted[RT_BY_LIMITED], 1);
+	EXPECT_EQ(r.cpu[0].limited_ns[RT_LIMIT_EITHER], 40 * US);
+	/* the fair server alone */
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_FAIR_SERVER);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_FAIR_SERVER], 40 * US);
+	EXPECT_EQ(r.t[LOW].preempted[RT_BY_FAIR_SERVER], 1);
+	/* nothing limits RT threads: a fair task taking the CPU is any other, the wait placement */
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_NEITHER);
+	EXPECT_EQ(r.t[LOW].place.wait_ns, 40 * US);
+	EXPECT_EQ(r.t[LOW].preempted[RT_BY_OTHER], 1);
 }
 
 TEST(left_out_switch_taken_back)
@@ -326,10 +366,26 @@ TEST(throttled_cpu_left_for_one_that_is_not)
 		sw(30, 1, 301, 120, PREEMPTED, 101, 98),
 	};
 
-	walk(e, 4, &r, NULL, ALL);
-	EXPECT_EQ(r.t[LOW].place.wait_ns, 20 * US);	/* it waited 20 us for CPU 1, not throttled */
-	EXPECT_EQ(r.t[LOW].place.throttled_ns, 0);
-	EXPECT_EQ(r.cpu[1].lower_ns, 20 * US);
+	/*
+	 * RT throttling: CPU 1 may be throttled too without a switch saying so
+	 * (one period for all CPUs): the wait is the throttling's
+	 */
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_THROTTLING);
+	EXPECT_EQ(r.t[LOW].place.wait_ns, 0);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_THROTTLED], 20 * US);
+	EXPECT_EQ(r.cpu[1].lower_ns, 0);
+	EXPECT_EQ(r.cpu[0].limited_ns[RT_LIMIT_THROTTLED], 20 * US);	/* charged to the held CPU */
+	/* the fair server: the same, its own figure */
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_FAIR_SERVER);
+	EXPECT_EQ(r.t[LOW].place.wait_ns, 0);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_FAIR_SERVER], 20 * US);
+	/* nothing limits RT threads: the wait for CPU 1 is placement */
+	memset(&r, 0, sizeof(r));
+	walk_regime(e, 4, &r, RT_BW_NEITHER);
+	EXPECT_EQ(r.t[LOW].place.wait_ns, 20 * US);
+	EXPECT_EQ(r.cpu[0].lower_ns, 20 * US);	/* its own CPU's fair task, the first of two as low */
 }
 
 TEST(left_out_switch_of_another_task)

@@ -106,7 +106,7 @@ TEST(push_while_runnable)
 	EXPECT_EQ(t[0].mig_wakeup, 0);	/* not at wake-up */
 	EXPECT_EQ(t[0].preempted[RT_BY_BENCH], 1);	/* preempted once by a benchmark thread */
 	EXPECT_EQ(t[0].preempted[RT_BY_KTHREAD], 1);	/* once by a kernel thread */
-	EXPECT_EQ(t[0].preempted[RT_BY_IDLE], 1);	/* once by nobody (throttled) */
+	EXPECT_EQ(t[0].preempted[RT_BY_THROTTLED], 1);	/* once by nobody: throttled, as it idled */
 	EXPECT_EQ(t[0].runnable_ns, (10 + 10 + 20) * US);	/* runnable 10 + 10 + 20 us */
 	EXPECT_EQ(t[0].wakeup_latency.count, 0);	/* no wake-up, no wake-up latency */
 }
