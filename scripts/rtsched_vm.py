@@ -29,12 +29,48 @@ class FrameError(VmError):
     """The data the guest sent is damaged or cut short."""
 
 
-def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120):
+def image_release(path):
+    """The release of the x86 kernel image PATH, from its boot header's
+    kernel_version string ("6.1.0-57-amd64 (debian-kernel@...) #1 ..."), or None."""
+    try:
+        with open(path, "rb") as f:
+            hdr = f.read(0x210)
+            if len(hdr) < 0x210 or hdr[0x202:0x206] != b"HdrS":
+                return None
+            off = int.from_bytes(hdr[0x20E:0x210], "little")
+            if not off:
+                return None
+            f.seek(off + 0x200)
+            text = f.read(256)
+    except OSError:
+        return None
+    rel = text.split(b"\0")[0].split(b" ")[0].decode("ascii", "replace")
+    return rel if re.fullmatch(r"[0-9][0-9A-Za-z.+_-]*", rel) else None
+
+
+def image_config(path):
+    """The build configuration of the kernel image PATH, where it is kept
+    beside it: config-RELEASE (a Debian package's boot/), config (a
+    kernel-variant image), ../../../.config (a build tree's bzImage); or None."""
+    d = os.path.dirname(os.path.abspath(path))
+    rel = image_release(path)
+    for c in ([os.path.join(d, f"config-{rel}")] if rel else []) + [
+            os.path.join(d, "config"), os.path.join(d, "..", "..", "..", ".config")]:
+        if os.path.isfile(c):
+            return c
+    return None
+
+
+def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120, files=None,
+                    setup=(), background=()):
     """Write to DEST a gzip'd newc cpio archive: busybox, PROGRAMS, the init.
 
     PROGRAMS are static executables put in /bin; COMMANDS are the benchmark
     command lines the guest runs, in order; CPUS is how many CPUs the guest
-    must see online. The archive is complete when DEST appears.
+    must see online; FILES maps paths in the guest (boot/config-RELEASE,
+    which the benchmarks read the kernel's configuration from) to files
+    here; SETUP are shell lines the guest runs first, BACKGROUND shell lines
+    it runs beside the benchmarks. The archive is complete when DEST appears.
     """
     for line in commands:
         if not line.strip() or "\n" in line:
@@ -45,12 +81,18 @@ def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120
         shutil.copy2(busybox, os.path.join(root, "bin", "busybox"))
         for prog in programs:
             shutil.copy2(prog, os.path.join(root, "bin", os.path.basename(prog)))
+        for where, src in (files or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(root, where)), exist_ok=True)
+            shutil.copyfile(src, os.path.join(root, where))
         shutil.copyfile(INIT, os.path.join(root, "init"))
         os.chmod(os.path.join(root, "init"), 0o755)
         with open(os.path.join(root, "rtsched", "config"), "w") as f:
             f.write(f"CPUS={int(cpus)}\nCOMMAND_TIMEOUT={int(command_timeout)}\n")
         with open(os.path.join(root, "rtsched", "commands"), "w") as f:
             f.writelines(line.strip() + "\n" for line in commands)
+        for name, lines in (("setup", setup), ("background", background)):
+            with open(os.path.join(root, "rtsched", name), "w") as f:
+                f.writelines(line.strip() + "\n" for line in lines)
         names = []
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()

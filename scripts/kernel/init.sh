@@ -60,13 +60,43 @@ setup() {
 	# the preemption mode of a PREEMPT_DYNAMIC kernel is in debugfs
 	mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 	. /rtsched/config
-	say "kernel $(uname -r), $(nproc) CPUs online, $CPUS wanted"
-	[ "$(nproc)" -eq "$CPUS" ] ||
-		fail "$(nproc) CPUs online, $CPUS asked for: a kernel without SMP or with NR_CPUS < $CPUS"
+	# online CPUs, not nproc's: isolcpus= leaves isolated ones out of init's affinity
+	online=$(grep -c '^processor' /proc/cpuinfo)
+	say "kernel $(uname -r), $online CPUs online, $CPUS wanted"
+	[ "$online" -eq "$CPUS" ] ||
+		fail "$online CPUs online, $CPUS asked for: a kernel without SMP or with NR_CPUS < $CPUS"
 	grep -q ' /sys/kernel/tracing tracefs' /proc/mounts ||
 		fail "no tracefs: the kernel lacks CONFIG_TRACING (rtsched marks its runs in trace_marker)"
 	[ -r /proc/self/sched ] ||
 		fail "no /proc/PID/sched: the kernel lacks CONFIG_SCHED_DEBUG (rtsched reads migrations there)"
+}
+
+# setup_lines: each line of /rtsched/setup, in order; one that fails stops the guest
+setup_lines() {
+	[ -f "$ROOT/rtsched/setup" ] || return 0
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		say "setup: $line"
+		sh -c "$line" || fail "setup '$line' exited $?"
+	done < "$ROOT/rtsched/setup"
+}
+
+# background_start: each line of /rtsched/background, in the background
+BACKGROUND_PIDS=""
+background_start() {
+	[ -f "$ROOT/rtsched/background" ] || return 0
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		say "background: $line"
+		sh -c "$line" &
+		BACKGROUND_PIDS="$BACKGROUND_PIDS $!"
+	done < "$ROOT/rtsched/background"
+}
+
+background_stop() {
+	for p in $BACKGROUND_PIDS; do
+		kill -9 "$p" 2>/dev/null
+	done
 }
 
 run_all() {
@@ -91,5 +121,8 @@ if [ "${1:-}" = "--functions" ]; then
 	return 0 2>/dev/null || exit 0
 fi
 setup
+setup_lines
+background_start
 run_all
+background_stop
 stop

@@ -145,7 +145,11 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 	bench_result_commit(res, rc);
 }
 
-/* The coordinator: on its CPU or the benchmark's, SCHED_FIFO above the threads. */
+/*
+ * The coordinator: on its CPU, or the housekeeping CPUs, or the benchmark's;
+ * SCHED_FIFO above the threads. Its helpers (the watchdog) are created
+ * from it and keep its CPUs.
+ */
 static void place_coordinator(const struct bench *b, int prio)
 {
 	struct bitmask *one = NULL;
@@ -155,7 +159,8 @@ static void place_coordinator(const struct bench *b, int prio)
 		one = numa_allocate_cpumask();
 		numa_bitmask_setbit(one, (unsigned int)b->coordinator_cpu);
 	}
-	ret = rt_cpus_set_affinity(one ? one : b->cpus);
+	ret = rt_cpus_set_affinity(one ? one : b->common->housekeeping ? b->common->housekeeping :
+				   b->cpus);
 	if (one)
 		numa_free_cpumask(one);
 	if (ret)
@@ -314,6 +319,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	ops->parse(&b, argc, argv);
 	bench_signals_install();
 	bench_sys_read(&b.sys, b.cpus);
+	b.sys.housekeeping = b.common->housekeeping;
 	bench_env_check(&b.sys);
 	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
 	bench_trace_sweep();
@@ -329,6 +335,9 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	ret = rt_work_calibrate(&b.work, b.unit_ns);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
+	/* the recorder, started now, inherits the housekeeping CPUs */
+	if (b.common->housekeeping && rt_cpus_set_affinity(b.common->housekeeping))
+		cli_die(EXIT_SYSCALL, "sched_setaffinity (--housekeeping): %s", strerror(errno));
 	if (b.common->trace) {
 		/* the static programs' buffer holds a whole run: they read it after the run */
 		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb :

@@ -203,6 +203,7 @@ static int isolation_notes(const struct bench_sys *s, const struct bitmask *cpus
 			   char notes[][BENCH_NOTE_LEN], int n)
 {
 	char list[256];
+	bool quiet;
 
 	among(cpus, s->dom.isolated, list, sizeof(list));
 	if (list[0])
@@ -211,10 +212,16 @@ static int isolation_notes(const struct bench_sys *s, const struct bitmask *cpus
 			 "cpuset partition): nothing balances fair tasks onto them, and they share "
 			 "the kernel's default root domain",
 			 list);
+	quiet = list[0];
 	among(cpus, s->dom.nohz_full, list, sizeof(list));
 	if (list[0])
 		snprintf(notes[n++], BENCH_NOTE_LEN,
 			 "CPUs %s are nohz_full: their tick stops while one task runs there", list);
+	if ((quiet || list[0]) && !s->housekeeping)
+		snprintf(notes[n++], BENCH_NOTE_LEN,
+			 "no CPU of the process's affinity is left for the coordinator, the "
+			 "watchdog and the trace recorder: they share the run's CPUs (--housekeeping "
+			 "LIST names others the cpuset gives)");
 	return n;
 }
 
@@ -259,9 +266,10 @@ int bench_env_notes(const struct bench_sys *s, const struct bitmask *cpus,
 	return n;
 }
 
-/* The scheduler line: RT_PUSH_IPI, sched_ext, the run's root domains. */
+/* The scheduler line: RT_PUSH_IPI, sched_ext, the run's root domains, the housekeeping CPUs. */
 static void print_scheduler(const struct bench_sys *s, const struct bitmask *cpus, FILE *out)
 {
+	const struct bitmask *hk = s->housekeeping;
 	int push = rt_kernel_feature(&s->kernel, "RT_PUSH_IPI"), k;
 	size_t which[4];
 	char list[256];
@@ -272,11 +280,34 @@ static void print_scheduler(const struct bench_sys *s, const struct bitmask *cpu
 		s->kernel.sched_ext[0] ? s->kernel.sched_ext : "unknown");
 	k = rt_domains_of(&s->dom, cpus, which, 4);
 	if (k < 0)
-		fprintf(out, "root domains unknown\n");
+		fprintf(out, "root domains unknown");
 	else if (k == 1)
-		fprintf(out, "CPUs %s in one root domain (%s)\n", list, s->dom.dom[which[0]].name);
+		fprintf(out, "CPUs %s in one root domain (%s)", list, s->dom.dom[which[0]].name);
 	else
-		fprintf(out, "CPUs %s span %d root domains\n", list, k);
+		fprintf(out, "CPUs %s span %d root domains (--cross-domain)", list, k);
+	if (hk && rt_cpus_format(hk, list, sizeof(list)) > 0)
+		fprintf(out, "; coordinator, watchdog and recorder on CPUs %s", list);
+	fprintf(out, "\n");
+}
+
+/**
+ * bench_limits_words - what takes a CPU from busy RT threads on this kernel,
+ * as the start of a list ("RT throttling, "), or "" when nothing does
+ */
+const char *bench_limits_words(const struct bench_sys *s)
+{
+	switch (s->bw.regime) {
+	case RT_BW_THROTTLING:
+		return "RT throttling, ";
+	case RT_BW_FAIR_SERVER:
+		return "the fair server, ";
+	case RT_BW_BOTH:
+		return "RT throttling or the fair server, ";
+	case RT_BW_NEITHER:
+		return "";
+	default:
+		return "the kernel's RT bandwidth limits, ";
+	}
 }
 
 /**

@@ -17,6 +17,7 @@ struct bench_sys {
 	struct rt_bandwidth bw;		/* RT throttling, the fair server */
 	struct rt_domains dom;		/* isolation, cpusets, root domains */
 	struct rt_env env;		/* offline CPUs, the governor */
+	const struct bitmask *housekeeping;	/* the helpers' CPUs (cli_common's), or NULL */
 };
 
 /* The environment's notes: the RT bandwidth regime, isolated CPUs... */
@@ -30,5 +31,6 @@ int bench_env_notes(const struct bench_sys *s, const struct bitmask *cpus,
 void bench_env_check(const struct bench_sys *s);
 void bench_print_kernel(const struct bench_sys *s, const struct bitmask *cpus, FILE *out);
 int bench_bandwidth_line(const struct rt_bandwidth *bw, char *buf, size_t len);
+const char *bench_limits_words(const struct bench_sys *s);
 
 #endif

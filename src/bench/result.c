@@ -246,6 +246,11 @@ void bench_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, co
 	rt_json_str(j, "cpus", buf);
 	rt_json_int(j, "repeat", co->repeat);
 	rt_json_bool(j, "trace", co->trace);
+	if (co->housekeeping && rt_cpus_format(co->housekeeping, buf, sizeof(buf)) > 0)
+		rt_json_str(j, "housekeeping", buf);
+	else
+		rt_json_null(j, "housekeeping");
+	rt_json_bool(j, "cross_domain", co->cross_domain);
 	rt_json_end(j);
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "rt_cpus.h"
+#include "rt_domains.h"
 #include "rt_opts.h"
 
 /* Exit codes, as DESIGN.md and the man pages state them. */
@@ -27,7 +28,14 @@ enum {
 struct cli_common {
 	void (*usage)(FILE *out);
 	struct bitmask *usable;		/* the process's affinity mask */
+	struct bitmask *allowed;	/* what -c may name: usable, and the quiet CPUs of the cpuset */
+	struct bitmask *quiet_cpus;	/* isolated and nohz_full CPUs */
+	struct rt_domains *domains;	/* the RT scheduler's root domains */
 	struct bitmask *cpus;		/* -c, --cpus */
+	struct bitmask *housekeeping;	/* --housekeeping, or chosen: the coordinator's, the
+					   watchdog's, the recorder's; NULL: the run's own */
+	bool housekeeping_given;	/* --housekeeping */
+	bool cross_domain;		/* --cross-domain */
 	bool quiet;			/* -q, --quiet */
 	int repeat;			/* -r, --repeat: runs in this invocation */
 	int complete;			/* the whole runs, which the statistics cover (cli_runs_done) */
@@ -38,7 +46,8 @@ struct cli_common {
 };
 
 /* getopt_long's values for the long options without a short form */
-enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFFER };
+enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFFER,
+       CLI_OPT_HOUSEKEEPING, CLI_OPT_CROSS_DOMAIN };
 
 /* The options every benchmark has, long and short (after the program's own). */
 #define CLI_SHORT_OPTIONS "c:qr:hV"
@@ -51,7 +60,9 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 	{ "json", required_argument, NULL, CLI_OPT_JSON },                               \
 	{ "trace", no_argument, NULL, CLI_OPT_TRACE },                                   \
 	{ "trace-out", required_argument, NULL, CLI_OPT_TRACE_OUT },                     \
-	{ "trace-buffer", required_argument, NULL, CLI_OPT_TRACE_BUFFER }
+	{ "trace-buffer", required_argument, NULL, CLI_OPT_TRACE_BUFFER },               \
+	{ "housekeeping", required_argument, NULL, CLI_OPT_HOUSEKEEPING },               \
+	{ "cross-domain", no_argument, NULL, CLI_OPT_CROSS_DOMAIN }
 
 /* Their lines of --help, after the program's -c and -q. */
 #define CLI_USAGE_COMMON                                                                   \
@@ -64,6 +75,11 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 	"      --trace-out FILE   also write the events to FILE (implies --trace)\n"         \
 	"      --trace-buffer KB  trace buffer per CPU, 64-4194304 KiB (default: sized\n"    \
 	"                         by the run)\n"                                           \
+	"      --housekeeping LIST  the CPUs of the coordinator, the watchdog and the\n"   \
+	"                         trace recorder (default: the run's, or, when the run's\n" \
+	"                         are isolated or nohz_full, the affinity mask's others)\n" \
+	"      --cross-domain     run on CPUs of more than one root domain (the RT\n"      \
+	"                         scheduler never moves a thread between them)\n"         \
 	"  -h, --help             show this help and exit\n"                              \
 	"  -V, --version          show the version and exit\n"
 
@@ -79,6 +95,9 @@ void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t cli_opt(const struct rt_optspec *spec, const char *arg);
 struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable);
+struct bitmask *cli_housekeeping(const char *arg, const struct bitmask *usable);
+void cli_cpusets_init(struct cli_common *co);
+void cli_cpusets_done(struct cli_common *co, const struct bitmask *run);
 void cli_no_rt_privilege(int prio, int err) __attribute__((noreturn));
 
 #endif

@@ -23,9 +23,13 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 	co->trace = false;
 	co->trace_out = NULL;
 	co->trace_buffer_kb = 0;
+	co->housekeeping = NULL;
+	co->housekeeping_given = false;
+	co->cross_domain = false;
 	co->usable = rt_cpus_usable();
 	if (!co->usable)
 		cli_die(EXIT_SYSCALL, "sched_getaffinity: %s", strerror(errno));
+	cli_cpusets_init(co);
 }
 
 /**
@@ -86,7 +90,16 @@ void cli_common_option(struct cli_common *co, int c, const char *arg, char **arg
 	case 'c':
 		if (co->cpus)
 			numa_free_cpumask(co->cpus);
-		co->cpus = cli_cpus(arg, co->usable);
+		co->cpus = cli_cpus(arg, co->allowed);
+		return;
+	case CLI_OPT_HOUSEKEEPING:
+		if (co->housekeeping)
+			numa_free_cpumask(co->housekeeping);
+		co->housekeeping = cli_housekeeping(arg, co->allowed);
+		co->housekeeping_given = true;
+		return;
+	case CLI_OPT_CROSS_DOMAIN:
+		co->cross_domain = true;
 		return;
 	case 'q':
 		co->quiet = true;
@@ -107,9 +120,13 @@ void cli_common_option(struct cli_common *co, int c, const char *arg, char **arg
  */
 struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv)
 {
+	struct bitmask *run;
+
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "unexpected argument '%s': %s takes options only; see %s --help",
 			argv[optind], cli_prog(), cli_prog());
+	run = co->cpus ? co->cpus : co->usable;
+	cli_cpusets_done(co, run);
 	if (!co->cpus)
 		return co->usable;
 	numa_free_cpumask(co->usable);
@@ -130,10 +147,25 @@ int64_t cli_opt(const struct rt_optspec *spec, const char *arg)
 	return v;
 }
 
+static struct bitmask *cpu_list(const char *opt, const char *arg, const struct bitmask *usable);
+
 /**
  * cli_cpus - the CPU list of --cpus, or exit 2 naming what is wrong with it
  */
 struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable)
+{
+	return cpu_list("--cpus", arg, usable);
+}
+
+/**
+ * cli_housekeeping - the CPU list of --housekeeping, or exit 2 naming what is wrong with it
+ */
+struct bitmask *cli_housekeeping(const char *arg, const struct bitmask *usable)
+{
+	return cpu_list("--housekeeping", arg, usable);
+}
+
+static struct bitmask *cpu_list(const char *opt, const char *arg, const struct bitmask *usable)
 {
 	const char *why = rt_cpus_numa_message();
 	char have[256];
@@ -146,16 +178,16 @@ struct bitmask *cli_cpus(const char *arg, const struct bitmask *usable)
 		return cpus;
 	if (errno == EPERM)
 		cli_die(EXIT_USAGE,
-			"invalid --cpus '%s': CPU %d is not usable by this process (affinity or "
+			"invalid %s '%s': CPU %d is not usable by this process (affinity or "
 			"cpuset); usable CPUs: %s",
-			arg, bad, have);
+			opt, arg, bad, have);
 	if (errno == ENOENT)
-		cli_die(EXIT_USAGE, "invalid --cpus '%s': the list names no CPU; usable CPUs: %s",
+		cli_die(EXIT_USAGE, "invalid %s '%s': the list names no CPU; usable CPUs: %s", opt,
 			arg, have);
 	if (errno == ERANGE)
-		cli_die(EXIT_USAGE, "invalid --cpus '%s': %s; expected LOW-HIGH; usable CPUs: %s",
+		cli_die(EXIT_USAGE, "invalid %s '%s': %s; expected LOW-HIGH; usable CPUs: %s", opt,
 			arg, why, have);
 	cli_die(EXIT_USAGE,
-		"invalid --cpus '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s", arg,
-		*why ? " (libnuma: " : "", why, *why ? ")" : "", have);
+		"invalid %s '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s", opt,
+		arg, *why ? " (libnuma: " : "", why, *why ? ")" : "", have);
 }

@@ -98,6 +98,8 @@ static void throttling(struct rt_bandwidth *b, const struct rt_kernel *k, const 
 		return;
 	}
 	if (since == 0) {
+		/* told for the record: before 6.12 the root group throttles either way */
+		group_sched(b, k, root);
 		b->throttling = limited;
 		return;
 	}

@@ -17,10 +17,13 @@
  *
  * With -u, or with a single CPU, every group shares the first CPU with the
  * coordinating thread; otherwise the coordinator keeps the first CPU and
- * group g runs alone on the (g+1)-th.
+ * group g runs alone on the (g+1)-th. A coordinator on a housekeeping CPU
+ * (cfg->apart) keeps none of them: group g has the g-th.
  */
 int pis_group_cpu(const struct pis_cfg *cfg, int group)
 {
+	if (cfg->apart && !cfg->uniprocessor)
+		return rt_cpus_nth(cfg->cpus, group);
 	if (cfg->uniprocessor || rt_cpus_count(cfg->cpus) == 1)
 		return rt_cpus_nth(cfg->cpus, 0);
 	return rt_cpus_nth(cfg->cpus, 1 + group);
@@ -39,6 +42,12 @@ int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 	if (cfg->uniprocessor) {
 		snprintf(why, len, "with -u every group shares one CPU");
 		return MAX_SHARED_GROUPS;
+	}
+	if (cfg->apart) {
+		snprintf(why, len, "each group needs a CPU of its own (CPUs %s; the coordinator is "
+			 "on housekeeping CPU %d); -u puts every group on one CPU",
+			 list, cfg->coordinator_cpu);
+		return ncpus;
 	}
 	if (ncpus == 1) {
 		snprintf(why, len, "one CPU (%s) holds one group; -u puts more on it", list);

@@ -131,6 +131,9 @@ static void parse_options(struct bench *b, int argc, char **argv)
 		}
 	}
 	cfg->cpus = cli_common_done(&cfg->common, argc, argv);
+	/* the coordinator on a housekeeping CPU leaves every CPU of the run to the groups */
+	cfg->apart = cfg->common.housekeeping != NULL;
+	cfg->coordinator_cpu = rt_cpus_nth(cfg->apart ? cfg->common.housekeeping : cfg->cpus, 0);
 	if (pis_configure(cfg, err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	b->common = &cfg->common;
@@ -140,7 +143,7 @@ static void parse_options(struct bench *b, int argc, char **argv)
 	b->own_size = (size_t)cfg->nr_groups * sizeof(struct pis_result);
 	/* low at base, medium +1, high +2, the coordinator +3 on the first CPU */
 	b->coordinator_prio = cfg->base_prio + PIS_ROLES;
-	b->coordinator_cpu = rt_cpus_nth(cfg->cpus, 0);
+	b->coordinator_cpu = cfg->coordinator_cpu;
 	b->unit_ns = cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
 	b->trace_buffer_kb = pis_trace_buffer_kb(cfg);
 	b->trace_run_kb = pis_trace_run_kb(cfg);
@@ -167,7 +170,7 @@ static void header(const struct bench *b)
 	printf(", watchdog %s\n", wd);
 	printf("SCHED_FIFO low %d, medium %d, high %d, coordinator %d on CPU %d%s; groups on CPU",
 	       cfg->base_prio, cfg->base_prio + 1, cfg->base_prio + 2, cfg->base_prio + 3,
-	       rt_cpus_nth(cfg->cpus, 0), cfg->uniprocessor ? " (-u)" : "");
+	       b->coordinator_cpu, cfg->uniprocessor ? " (-u)" : "");
 	for (g = 0; g < cfg->nr_groups; g++)
 		printf("%s%d", g ? "," : " ", pis_group_cpu(cfg, g));
 	printf("\nlow holds %s once boosted; high waits over %s are %s\n", hold, bound,
@@ -185,7 +188,8 @@ static double rate(const struct pis_result *g)
 }
 
 /* The verdict lines of one run; false when a group failed. */
-static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, const char *run)
+static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, const char *run,
+		     const char *limits)
 {
 	char wd[32], bound[32];
 	bool pass = true;
@@ -214,14 +218,20 @@ static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, co
 		}
 		if (r->wait.count && r->wait.max > (uint64_t)cfg->wait_bound_ns && !r->stalled &&
 		    !r->unresolved) {
+			char why[256];
+
+			if (r->medium_ran)
+				snprintf(why, sizeof(why), "medium ran meanwhile");
+			else
+				snprintf(why, sizeof(why),
+					 "medium never ran meanwhile, so this was no inversion: the "
+					 "CPU was taken from the group (%sinterrupts, a higher "
+					 "priority task)",
+					 limits);
 			printf("%s %sgroup %d (CPU %d): the high thread waited up to %.1f us, more "
 			       "than %s%s; %s\n",
 			       cfg->enforce_bound ? "FAIL" : "note:", run, g, r->cpu, us(r->wait.max),
-			       cfg->enforce_bound ? "--wait-bound " : "", bound,
-			       r->medium_ran ? "medium ran meanwhile" :
-			       "medium never ran meanwhile, so this was no inversion: the CPU was "
-			       "taken from the group (RT throttling, interrupts, a higher priority "
-			       "task)");
+			       cfg->enforce_bound ? "--wait-bound " : "", bound, why);
 			if (cfg->enforce_bound)
 				pass = false;
 		}
@@ -295,7 +305,7 @@ static bool report(struct bench *b)
 	for (r = 0; r < cfg->common.repeat; r++) {
 		if (cfg->common.repeat > 1)
 			snprintf(run, sizeof(run), "run %d ", r + 1);
-		pass &= verdicts(cfg, result(b, r, 0), run);
+		pass &= verdicts(cfg, result(b, r, 0), run, bench_limits_words(&b->sys));
 	}
 	if (pass)
 		printf("PASS: every inversion was resolved by inheritance%s\n",

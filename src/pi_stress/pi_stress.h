@@ -33,6 +33,8 @@ struct pis_cfg {
 	bool enforce_bound;		/* --wait-bound given: a longer wait fails the run */
 	int base_prio;			/* -b, --base-prio: low; medium +1, high +2 */
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
+	bool apart;			/* the coordinator is on a housekeeping CPU: */
+	int coordinator_cpu;		/* this one; else on the first of cpus */
 	struct cli_common common;	/* -q, -r, --json and the rest every program has */
 	bool set_groups, set_duration;	/* given, not defaulted */
 };

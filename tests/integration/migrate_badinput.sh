@@ -35,6 +35,10 @@ bad_inputs migrate <<'CASES'
 -m paired -L 100000000 -u 1s -l 97|2|--loops 100000000 with --locks 97, --threads 98 and --unit 1s: a run of --mode paired could take longer than 146 years
 -c 1-0|2|invalid --cpus '1-0': the range 1-0 runs backwards; expected LOW-HIGH; usable CPUs: 
 -c 0-4294967296|2|invalid --cpus '0-4294967296': expected a CPU list such as 0-3,6 \(libnuma: cpu argument 4294967296 out of range\)
+--housekeeping abc|2|invalid --housekeeping 'abc': expected a CPU list such as 0-3,6
+--housekeeping 100000|2|invalid --housekeeping '100000'
+--housekeeping|2|option '--housekeeping' needs a value
+--cross-domain=1|2|option '--cross-domain=1' takes no value
 -z|2|unknown option '-z'; see migrate --help
 --bogus|2|unknown option '--bogus'; see migrate --help
 --pi=1|2|option '--pi=1' takes no value
@@ -60,6 +64,9 @@ if [ "$NCPUS" -ge 2 ]; then
 	ok $(( rc == 2 ? 0 : 1 )) "-c 1 under taskset -c 0: exit 2"
 	check "  names the CPU and the usable ones" \
 		grep -q "invalid --cpus '1': CPU 1 is not usable by this process (affinity or cpuset); usable CPUs: 0$" "$TMP/err"
+	run_bounded 10 taskset -c 0 ./migrate --housekeeping 1
+	check "--housekeeping 1 under taskset -c 0: exit 2, naming the CPU" bash -c \
+		"[ $rc -eq 2 ] && grep -q \"invalid --housekeeping '1': CPU 1 is not usable by this process\" '$TMP/err'"
 else
 	skip "one CPU: no CPU outside the affinity mask to name"
 fi

@@ -32,6 +32,8 @@ bad_inputs pi_stress <<CASES
 --uniprocessor=yes|2|option '--uniprocessor=yes' takes no value
 -g|2|option '-g' needs a value
 --watchdog|2|option '--watchdog' needs a value
+--housekeeping 0-x|2|invalid --housekeeping '0-x': expected a CPU list such as 0-3,6
+--cross-domain=yes|2|option '--cross-domain=yes' takes no value
 -x|2|unknown option '-x'; see pi_stress --help
 --bogus|2|unknown option '--bogus'; see pi_stress --help
 run|2|unexpected argument 'run': pi_stress takes options only

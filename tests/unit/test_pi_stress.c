@@ -11,6 +11,7 @@ struct group_case {
 	const char *name;
 	int ncpus;
 	bool uniprocessor;
+	bool apart;			/* the coordinator on a housekeeping CPU */
 	int groups;			/* 0: not given */
 	int want_groups;		/* 0: refused */
 	int want_cpu[3];		/* of groups 0-2 */
@@ -19,20 +20,26 @@ struct group_case {
 
 static const struct group_case group_cases[] = {
 	/* the coordinator keeps CPU 0, one group per other CPU */
-	{ "defaults-4cpus", 4, false, 0, 3, { 1, 2, 3 }, NULL },
-	{ "defaults-2cpus", 2, false, 0, 1, { 1 }, NULL },
+	{ "defaults-4cpus", 4, false, false, 0, 3, { 1, 2, 3 }, NULL },
+	{ "defaults-2cpus", 2, false, false, 0, 1, { 1 }, NULL },
 	/* one CPU: one group, beside the coordinator */
-	{ "defaults-1cpu", 1, false, 0, 1, { 0 }, NULL },
-	{ "uniprocessor-default", 4, true, 0, 1, { 0 }, NULL },
-	{ "uniprocessor-shares-cpu0", 4, true, 3, 3, { 0, 0, 0 }, NULL },
-	{ "uniprocessor-at-most-64", 2, true, 65, 0, { 0 },
+	{ "defaults-1cpu", 1, false, false, 0, 1, { 0 }, NULL },
+	{ "uniprocessor-default", 4, true, false, 0, 1, { 0 }, NULL },
+	{ "uniprocessor-shares-cpu0", 4, true, false, 3, 3, { 0, 0, 0 }, NULL },
+	{ "uniprocessor-at-most-64", 2, true, false, 65, 0, { 0 },
 	  "invalid --groups '65': with -u every group shares one CPU; accepted: 1 to 64" },
-	{ "too-many-groups", 2, false, 2, 0, { 0 },
+	{ "too-many-groups", 2, false, false, 2, 0, { 0 },
 	  "invalid --groups '2': each group needs a CPU of its own and CPU 0 is kept for the "
 	  "coordinator (CPUs 0-1); -u puts every group on one CPU; accepted: 1 to 1" },
-	{ "one-cpu-holds-one", 1, false, 2, 0, { 0 },
+	{ "one-cpu-holds-one", 1, false, false, 2, 0, { 0 },
 	  "invalid --groups '2': one CPU (0) holds one group; -u puts more on it; accepted: 1 "
 	  "to 1" },
+	/* the coordinator on a housekeeping CPU (CPU 9 here): every CPU of the run has a group */
+	{ "housekeeping-3cpus", 3, false, true, 0, 3, { 0, 1, 2 }, NULL },
+	{ "housekeeping-1cpu", 1, false, true, 0, 1, { 0 }, NULL },
+	{ "housekeeping-too-many", 2, false, true, 3, 0, { 0 },
+	  "invalid --groups '3': each group needs a CPU of its own (CPUs 0-1; the coordinator "
+	  "is on housekeeping CPU 9); -u puts every group on one CPU; accepted: 1 to 2" },
 };
 
 static struct pis_cfg cfg_of(int ncpus)
@@ -48,6 +55,8 @@ TEST_TABLE(groups_and_placement, struct group_case, group_cases)
 	int g, ret;
 
 	cfg.uniprocessor = row->uniprocessor;
+	cfg.apart = row->apart;
+	cfg.coordinator_cpu = row->apart ? 9 : 0;
 	cfg.nr_groups = row->groups;
 	cfg.set_groups = row->groups != 0;
 	ret = pis_configure(&cfg, err, sizeof(err));

@@ -48,6 +48,39 @@ with tempfile.TemporaryDirectory() as d:
     ok(open(os.path.join(ex, "bin", "busybox"), "rb").read() == open(BUSYBOX, "rb").read(),
        "busybox copied whole")
     ok(open(os.path.join(ex, "init")).read() == open(vm.INIT).read(), "/init is init.sh")
+    # a kernel's configuration, the setup and the background lines
+    cfg = os.path.join(d, "config-6.12.1")
+    with open(cfg, "w") as f:
+        f.write("# CONFIG_RT_GROUP_SCHED is not set\n")
+    initrd3 = os.path.join(d, "initrd3.gz")
+    vm.build_initramfs(initrd3, BUSYBOX, [], ["migrate -d 1"], 4, 30,
+                       {"boot/config-6.12.1": cfg}, ["mount -t cgroup2 none /sys/fs/cgroup"],
+                       ["taskset -c 1 sh -c 'while :; do :; done'"])
+    ex3 = os.path.join(d, "x3")
+    os.mkdir(ex3)
+    subprocess.run(f"zcat {initrd3} | cpio -i -d --quiet", shell=True, cwd=ex3, check=True)
+    ok(open(os.path.join(ex3, "boot", "config-6.12.1")).read() == open(cfg).read(),
+       "the kernel's configuration goes in as /boot/config-RELEASE")
+    ok(open(os.path.join(ex3, "rtsched", "setup")).read() == "mount -t cgroup2 none /sys/fs/cgroup\n",
+       "the setup lines, one per line")
+    ok(open(os.path.join(ex3, "rtsched", "background")).read() ==
+       "taskset -c 1 sh -c 'while :; do :; done'\n", "the background lines, one per line")
+    # an image's release from its boot header, and its configuration beside it
+    img = os.path.join(d, "boot", "vmlinuz-6.12.1")
+    os.makedirs(os.path.dirname(img))
+    hdr = bytearray(0x400)
+    hdr[0x202:0x206] = b"HdrS"
+    hdr[0x20E:0x210] = (0x100).to_bytes(2, "little")
+    hdr[0x300:0x300 + 30] = b"6.12.1 (someone@host) #1 SMP\0"
+    with open(img, "wb") as f:
+        f.write(hdr)
+    with open(os.path.join(d, "boot", "config-6.12.1"), "w") as f:
+        f.write("CONFIG_SMP=y\n")
+    ok(vm.image_release(img) == "6.12.1", f"the image's release from its header: {vm.image_release(img)}")
+    ok(vm.image_config(img) == os.path.join(d, "boot", "config-6.12.1"),
+       "its configuration: config-RELEASE beside it")
+    ok(vm.image_release(cfg) is None and vm.image_config(os.path.join(d, "nothing")) is None,
+       "no header, no release; nothing beside, no configuration")
     raises(lambda: vm.build_initramfs(initrd + "2", BUSYBOX, [], ["migrate\n-d 1"], 4),
            vm.VmError, "one non-empty line", "a command with a newline is refused")
     raises(lambda: vm.build_initramfs(initrd + "2", BUSYBOX, [], ["  "], 4),
