@@ -428,6 +428,44 @@ static void print_limits_rule(enum rt_bw_regime regime)
 	printf("\ntrace: RT bandwidth limits: %s\n", rule[regime]);
 }
 
+/* Preemptions by whom, the wake-up latencies, the time runnable, the PI boosts. */
+static void print_preempted(const struct bench_trace_run **runs, size_t nruns)
+{
+	size_t n = runs[0]->n, i, r;
+	int k;
+
+	printf("\nPreempted   total  by-bench kthread  throttled fair-srv thr|fair  other   "
+	       "wake-up latency: median      p99      max  of wake-ups   runnable  PI boosts\n");
+	for (i = 0; i < n; i++) {
+		uint64_t by[RT_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
+		uint64_t wakeups = 0;
+		struct rt_hist lat;
+
+		rt_hist_init(&lat);
+		for (r = 0; r < nruns; r++) {
+			const struct rt_sched_task *t = &runs[r]->tasks[i];
+
+			for (k = 0; k < RT_PREEMPTORS; k++) {
+				by[k] += t->preempted[k];
+				total += t->preempted[k];
+			}
+			runnable += t->runnable_ns;
+			boosts += t->pi_boosts;
+			wakeups += t->wakeups;
+			rt_hist_merge(&lat, &t->wakeup_latency);
+		}
+		printf("%10zu: %6llu %9llu %7llu %10llu %8llu %8llu %6llu %24.1f us %7.1f us %7.1f us "
+		       "%5llu/%-6llu %7.1f ms %10llu\n",
+		       i, (unsigned long long)total, (unsigned long long)by[RT_BY_BENCH],
+		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_THROTTLED],
+		       (unsigned long long)by[RT_BY_FAIR_SERVER], (unsigned long long)by[RT_BY_LIMITED],
+		       (unsigned long long)by[RT_BY_OTHER], us(rt_hist_pct(&lat, 50)),
+		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0),
+		       (unsigned long long)lat.count, (unsigned long long)wakeups,
+		       (double)runnable / 1e6, (unsigned long long)boosts);
+	}
+}
+
 /**
  * bench_trace_print - the trace's section under the table, over every run
  *
@@ -476,52 +514,82 @@ void bench_trace_print(const struct bench_trace_run **runs, size_t nruns)
 		       (unsigned long long)lo, (unsigned long long)eq, (unsigned long long)rn,
 		       (unsigned long long)ot);
 	}
-	printf("\nPreempted   total  by-bench kthread  throttled fair-srv thr|fair  other   "
-	       "wake-up latency: median      p99      max  of wake-ups   runnable  PI boosts\n");
-	for (i = 0; i < n; i++) {
-		uint64_t by[RT_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
-		uint64_t wakeups = 0;
-		struct rt_hist lat;
-
-		rt_hist_init(&lat);
-		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r]->tasks[i];
-
-			for (k = 0; k < RT_PREEMPTORS; k++) {
-				by[k] += t->preempted[k];
-				total += t->preempted[k];
-			}
-			runnable += t->runnable_ns;
-			boosts += t->pi_boosts;
-			wakeups += t->wakeups;
-			rt_hist_merge(&lat, &t->wakeup_latency);
-		}
-		printf("%10zu: %6llu %9llu %7llu %10llu %8llu %8llu %6llu %24.1f us %7.1f us %7.1f us "
-		       "%5llu/%-6llu %7.1f ms %10llu\n",
-		       i, (unsigned long long)total, (unsigned long long)by[RT_BY_BENCH],
-		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_THROTTLED],
-		       (unsigned long long)by[RT_BY_FAIR_SERVER], (unsigned long long)by[RT_BY_LIMITED],
-		       (unsigned long long)by[RT_BY_OTHER], us(rt_hist_pct(&lat, 50)),
-		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0),
-		       (unsigned long long)lat.count, (unsigned long long)wakeups,
-		       (double)runnable / 1e6, (unsigned long long)boosts);
-	}
+	print_preempted(runs, nruns);
 	print_placement(runs, nruns);
 	print_limits_rule(runs[0]->regime);
 	print_missing_switches(runs, nruns);
 }
 
-/**
- * bench_trace_json - "trace": the run's events and the analysis per thread
- */
-void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
+/* The kernel's RT bandwidth limits' figures: throttled_ns, fair_server_ns, ... */
+static void json_limits(struct rt_json *j, const uint64_t *limited)
+{
+	char key[64];
+	int k;
+
+	for (k = 0; k < RT_LIMITS; k++) {
+		snprintf(key, sizeof(key), "%s_ns", rt_limit_names[k]);
+		rt_json_uint(j, key, limited[k]);
+	}
+}
+
+/* One thread's object of "threads". */
+static void json_thread(struct rt_json *j, const struct bench_trace_run *run, size_t i)
 {
 	static const char *const by_name[RT_PREEMPTORS] = {
 		[RT_BY_BENCH] = "benchmark", [RT_BY_KTHREAD] = "kernel_thread",
 		[RT_BY_THROTTLED] = "throttled", [RT_BY_FAIR_SERVER] = "fair_server",
 		[RT_BY_LIMITED] = "throttled_or_fair_server", [RT_BY_OTHER] = "other",
 	};
-	char key[64];
+	const struct rt_sched_task *t = &run->tasks[i];
+	struct rt_hist_sum lat;
+	int k;
+
+	rt_json_object(j, NULL);
+	rt_json_uint(j, "task", i);
+	rt_json_object(j, "migrations");
+	rt_json_uint(j, "traced", t->migrations);
+	if (run->have_proc)
+		rt_json_uint(j, "proc", run->proc_migrations[i]);
+	else
+		rt_json_null(j, "proc");
+	rt_json_uint(j, "at_wakeup", t->mig_wakeup);
+	rt_json_uint(j, "lower_rt", t->mig_lower_rt);
+	rt_json_uint(j, "equal_rt", t->mig_equal_rt);
+	rt_json_uint(j, "runnable", t->mig_runnable);
+	rt_json_uint(j, "other", t->mig_other);
+	rt_json_end(j);
+	rt_json_object(j, "preempted");
+	for (k = 0; k < RT_PREEMPTORS; k++)
+		rt_json_uint(j, by_name[k], t->preempted[k]);
+	rt_json_end(j);
+	rt_hist_summarise(&t->wakeup_latency, &lat);
+	rt_json_object(j, "wakeup_latency_ns");
+	bench_json_hist(j, &lat);
+	rt_json_uint(j, "wakeups", t->wakeups);
+	rt_json_end(j);
+	rt_json_uint(j, "switches_in", t->switches_in);
+	rt_json_uint(j, "switches_out", t->switches_out);
+	rt_json_uint(j, "runnable_ns", t->runnable_ns);
+	rt_json_uint(j, "pi_boosts", t->pi_boosts);
+	rt_hist_summarise(&t->place.wait, &lat);
+	rt_json_object(j, "placement");
+	rt_json_uint(j, "wait_ns", t->place.wait_ns);
+	rt_json_object(j, "spans_ns");
+	bench_json_hist(j, &lat);
+	rt_json_end(j);
+	json_limits(j, t->place.limited_ns);
+	rt_json_uint(j, "unseen_ns", t->place.unseen_ns);
+	rt_json_bool(j, "affinity_known", t->affinity_known);
+	rt_json_end(j);
+	rt_json_end(j);
+}
+
+/**
+ * bench_trace_json - "trace": the run's events and the analysis per thread
+ * and CPU, with the regime the kernel's limits were read by
+ */
+void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
+{
 	size_t i, c;
 	int k;
 
@@ -534,52 +602,8 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 		rt_json_uint(j, rt_sev_names[k], run->count[k]);
 	rt_json_end(j);
 	rt_json_array(j, "threads");
-	for (i = 0; i < run->n; i++) {
-		const struct rt_sched_task *t = &run->tasks[i];
-		struct rt_hist_sum lat;
-
-		rt_json_object(j, NULL);
-		rt_json_uint(j, "task", i);
-		rt_json_object(j, "migrations");
-		rt_json_uint(j, "traced", t->migrations);
-		if (run->have_proc)
-			rt_json_uint(j, "proc", run->proc_migrations[i]);
-		else
-			rt_json_null(j, "proc");
-		rt_json_uint(j, "at_wakeup", t->mig_wakeup);
-		rt_json_uint(j, "lower_rt", t->mig_lower_rt);
-		rt_json_uint(j, "equal_rt", t->mig_equal_rt);
-		rt_json_uint(j, "runnable", t->mig_runnable);
-		rt_json_uint(j, "other", t->mig_other);
-		rt_json_end(j);
-		rt_json_object(j, "preempted");
-		for (k = 0; k < RT_PREEMPTORS; k++)
-			rt_json_uint(j, by_name[k], t->preempted[k]);
-		rt_json_end(j);
-		rt_hist_summarise(&t->wakeup_latency, &lat);
-		rt_json_object(j, "wakeup_latency_ns");
-		bench_json_hist(j, &lat);
-		rt_json_uint(j, "wakeups", t->wakeups);
-		rt_json_end(j);
-		rt_json_uint(j, "switches_in", t->switches_in);
-		rt_json_uint(j, "switches_out", t->switches_out);
-		rt_json_uint(j, "runnable_ns", t->runnable_ns);
-		rt_json_uint(j, "pi_boosts", t->pi_boosts);
-		rt_hist_summarise(&t->place.wait, &lat);
-		rt_json_object(j, "placement");
-		rt_json_uint(j, "wait_ns", t->place.wait_ns);
-		rt_json_object(j, "spans_ns");
-		bench_json_hist(j, &lat);
-		rt_json_end(j);
-		for (k = 0; k < RT_LIMITS; k++) {
-			snprintf(key, sizeof(key), "%s_ns", rt_limit_names[k]);
-			rt_json_uint(j, key, t->place.limited_ns[k]);
-		}
-		rt_json_uint(j, "unseen_ns", t->place.unseen_ns);
-		rt_json_bool(j, "affinity_known", t->affinity_known);
-		rt_json_end(j);
-		rt_json_end(j);
-	}
+	for (i = 0; i < run->n; i++)
+		json_thread(j, run, i);
 	rt_json_end(j);
 	rt_json_array(j, "cpus");
 	for (c = 0; c < run->ncpus; c++) {
@@ -588,10 +612,7 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 		rt_json_object(j, NULL);
 		rt_json_uint(j, "cpu", c);
 		rt_json_uint(j, "lower_ns", run->cpus[c].lower_ns);
-		for (k = 0; k < RT_LIMITS; k++) {
-			snprintf(key, sizeof(key), "%s_ns", rt_limit_names[k]);
-			rt_json_uint(j, key, run->cpus[c].limited_ns[k]);
-		}
+		json_limits(j, run->cpus[c].limited_ns);
 		rt_json_uint(j, "unseen_ns", run->cpus[c].unseen_ns);
 		rt_json_end(j);
 	}

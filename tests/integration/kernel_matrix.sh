@@ -63,6 +63,17 @@ check "the reader accepts it as a whole result" /usr/bin/python3 -c \
 scripts/compare "$json" "$TMP/here.json" >"$TMP/cmp" 2>&1
 check "compare says it ran in a VM, against a run on this machine" \
 	grep -q "ran on a VM (.*), B on the machine itself" "$TMP/cmp"
+check "  and where the two kernels' RT bandwidth regimes differ, which" /usr/bin/python3 -c '
+import sys
+sys.path.insert(0, "scripts")
+import rtsched_results as r
+a, b = (r.scheduler_settings(r.load_file(f)) for f in sys.argv[1:3])
+ra, rb = a["RT bandwidth"], b["RT bandwidth"]
+want = f"   note: A and B differ in RT bandwidth: A {ra}, B {rb}"
+lines = open(sys.argv[3]).read().splitlines()
+print("#", want)
+sys.exit(0 if (want in lines) == (ra != rb) else 1)' \
+	"$json" "$TMP/here.json" "$TMP/cmp"
 
 # --- Debian's 6.1 has RT throttling, its 6.12 and 6.12-rt the fair server alone:
 # the header and the result say what each kernel has, and no throttling claim

@@ -11,6 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
 from rtsched_results import parse_fail_if, trace_samples, traced  # noqa: E402
+from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
@@ -88,5 +89,49 @@ ok(parse_fail_if("wait_p99:total>10%") == ("wait_p99", "total", ">", 10.0),
    "a --fail-if column with digits (wait_p99) is read")
 ok(parse_fail_if("placement_max:highest<5%")[0] == "placement_max",
    "placement_max as a --fail-if column")
+
+# the kernel's RT bandwidth limits, apart from placement (results since they are told apart)
+def limited(thr, fair, either):
+    return {"trace": {"threads": [{"placement": {"wait_ns": 1, "spans_ns": {"p99": 1, "max": 1},
+                                                 "throttled_ns": thr, "fair_server_ns": fair,
+                                                 "throttled_or_fair_server_ns": either}}]}}
+
+
+ldoc = {"_path": "l.json", "runs": [limited(5, 0, 1), limited(7, 0, 2)]}
+ok(traced_limits([ldoc]) and not traced_limits([tdoc]),
+   "limits told apart: a placement with fair_server_ns; older results lack it")
+ok(trace_samples([ldoc], 0, "throttled") == [5, 7] and
+   trace_samples([ldoc], 1, "throttled_or_fair_server") == [1, 2],
+   "throttled and thr|fair per run; the total is their sum")
+raises(lambda: check_column("fair_server", "migrate", True, False), "are older",
+       "fair_server of results traced before the limits were told apart")
+
+
+# the regime a result ran under, and where two differ
+def system(release, bw=None, **more):
+    s = {"release": release, "rt_runtime_us": 950000, "rt_period_us": 1000000,
+         "preempt_model": "PREEMPT_DYNAMIC (full)"}
+    if bw:
+        s["rt_bandwidth"] = bw
+    s.update(more)
+    return {"system": s}
+
+
+fair4 = [{"cpu": c, "runtime_ns": 50000000, "period_ns": 1000000000} for c in range(4)]
+ok(bandwidth_of(system("6.1.0-57-amd64")) == "RT throttling 950000/1000000 us",
+   "a 6.1 result from before the regime was recorded: its sysctls are RT throttling")
+ok(bandwidth_of(system("6.12.118+deb12-amd64")) == "not recorded",
+   "a 6.12 one: the sysctls alone do not tell")
+ok(bandwidth_of(system("6.12.118", {"regime": "fair_server", "fair_server_cpus": fair4}))
+   == "the fair server 50/1000 ms", "the fair server with its values")
+ok(bandwidth_of(system("6.18.44", {"regime": "both", "fair_server_cpus": None}))
+   == "RT throttling 950000/1000000 us and the fair server", "both, the server's values unknown")
+a = scheduler_settings(system("6.1.0", {"regime": "throttling"},
+                              scheduler={"features": ["RT_PUSH_IPI"], "sched_ext": "not built"}))
+b = scheduler_settings(system("6.12.1", {"regime": "fair_server", "fair_server_cpus": fair4},
+                              scheduler={"features": ["NO_RT_PUSH_IPI"],
+                                         "sched_ext": "not built"}))
+ok([k for k in a if a[k] != b[k]] == ["RT bandwidth", "RT_PUSH_IPI"],
+   f"two results differ in the regime and RT_PUSH_IPI: {a} / {b}")
 
 done()
