@@ -77,6 +77,8 @@ FUZZ_CORPUS ?= /tmp/rtsched-fuzz-corpus
 
 SAN_CC ?= clang
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
+# a sanitized build runs some tests several times slower: each test file's time limit
+SAN_TEST_TIMEOUT ?= 420
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
 	check-asan check-tsan analyze static reproduce check-fresh check-lava
@@ -205,7 +207,7 @@ check-asan: deps
 	$(Q)$(SAN_STATIC)
 	$(Q)install -m 644 tests/lsan.supp /tmp/rtsched-lsan.supp	# readable by the tests' other users
 	$(Q)ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0 \
-		UBSAN_OPTIONS=print_stacktrace=1 \
+		UBSAN_OPTIONS=print_stacktrace=1 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
 		LSAN_OPTIONS=suppressions=/tmp/rtsched-lsan.supp \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
@@ -214,7 +216,7 @@ check-asan: deps
 check-tsan: deps
 	$(Q)$(MAKE) --no-print-directory clean
 	$(Q)$(SAN_STATIC)
-	$(Q)TSAN_OPTIONS=halt_on_error=1:report_thread_leaks=0 \
+	$(Q)TSAN_OPTIONS=halt_on_error=1:report_thread_leaks=0 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" LDFLAGS="-fsanitize=thread"
 	$(Q)$(MAKE) --no-print-directory clean

@@ -45,16 +45,22 @@ check "  the migrations by cause, one row per thread" test "$(sed -n '/^Migratio
 check "  the preemptions and waits, one row per thread" test "$(sed -n '/^Preempted/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  the placement waits, one row per thread" test "$(sed -n '/^Placement/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  and one row per CPU" test "$(sed -n '/^CPU  /,/^$/p' "$TMP/out" | grep -cE '^ *[0-9]+:')" -eq $NCPUS
-# what the threads waited is what the CPUs ran lower while they did, part by part
+# what the threads waited is what the CPUs ran lower while they did, part by part;
+# the limits' time, at most what the threads waited on the CPUs they held
 check "  placement: the threads' waits add up to the CPUs' figures" /usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 ok = True
 for r in d["runs"]:
     t, c = r["trace"]["threads"], r["trace"]["cpus"]
-    for a, b in (("wait_ns", "lower_ns"), ("throttled_ns", "throttled_ns"), ("unseen_ns", "unseen_ns")):
+    for a, b in (("wait_ns", "lower_ns"), ("unseen_ns", "unseen_ns")):
         x, y = sum(p["placement"][a] for p in t), sum(p[b] for p in c)
         print("#", a, x, b, y)
         ok &= x == y
+    # a CPU the kernel limit holds counts its time once, however many wait on it
+    for a in ("throttled_ns", "fair_server_ns", "throttled_or_fair_server_ns"):
+        x, y = sum(p["placement"][a] for p in t), sum(p[a] for p in c)
+        print("#", a, x, y)
+        ok &= y <= x and (y > 0) == (x > 0)
     ok &= all(p["placement"]["spans_ns"]["count"] > 0 or p["placement"]["wait_ns"] == 0 for p in t)
 sys.exit(0 if ok else 1)' "$j"
 # the trace and /proc count the same migrations: both follow set_task_cpu(); a
