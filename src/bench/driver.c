@@ -321,6 +321,9 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	bench_sys_read(&b.sys, b.cpus);
 	b.sys.housekeeping = b.common->housekeeping;
 	bench_env_check(&b.sys);
+	/* from now on off the run's CPUs: the recorder, started later, inherits them */
+	if (b.common->housekeeping && rt_cpus_set_affinity(b.common->housekeeping))
+		cli_die(EXIT_SYSCALL, "sched_setaffinity (--housekeeping): %s", strerror(errno));
 	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
 	bench_trace_sweep();
 	if (b.common->json)
@@ -335,9 +338,6 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	ret = rt_work_calibrate(&b.work, b.unit_ns);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
-	/* the recorder, started now, inherits the housekeeping CPUs */
-	if (b.common->housekeeping && rt_cpus_set_affinity(b.common->housekeeping))
-		cli_die(EXIT_SYSCALL, "sched_setaffinity (--housekeeping): %s", strerror(errno));
 	if (b.common->trace) {
 		/* the static programs' buffer holds a whole run: they read it after the run */
 		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb :
