@@ -155,6 +155,11 @@ with tempfile.TemporaryDirectory() as d:
     ok("-no-reboot" in cmd and "panic=-1" in joined and "file:/d" in cmd,
        "a panic powers the guest off; the data port is a file")
     ok(cmd[cmd.index("-append") + 1].endswith(" nosmp"), "extra kernel arguments appended")
+    ok("tsc=unstable" in cmd[cmd.index("-append") + 1], "under TCG the TSC is unstable from boot")
+    kcmd = vm.qemu_command("/k", "/i", 2, 512, "kvm", "/d")
+    tcmd = vm.qemu_command("/k", "/i", 2, 512, "tcg", "/d", "tsc=reliable")
+    ok("tsc=unstable" not in " ".join(kcmd) and "tsc=unstable" not in " ".join(tcmd),
+       "not under KVM, nor when the arguments say tsc= themselves")
     ok("-accel kvm" in " ".join(vm.qemu_command("/k", "/i", 2, 512, "kvm", "/d")),
        "kvm when asked")
 
