@@ -21,6 +21,9 @@ bindir ?= $(prefix)/bin
 mandir ?= $(prefix)/share/man
 libexecdir ?= $(prefix)/libexec
 pkglibexecdir := $(libexecdir)/rtsched
+# A make value as one shell word, whatever it holds (spaces, quotes): DESTDIR and
+# prefix are the user's, and a path split in two would install, or remove, elsewhere.
+sq = '$(subst ','\'',$(1))'
 
 CC ?= cc
 AR ?= ar
@@ -247,37 +250,48 @@ SCRIPT_FILES := $(addprefix scripts/,$(SCRIPTS)) $(wildcard scripts/rtsched_*.py
 	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config
 MAN_PAGES := $(wildcard man/*.[18])
 # bindir's links point into pkglibexecdir, relative so that DESTDIR keeps them right
-TO_LIBEXEC := $(shell realpath -m --relative-to=$(bindir) $(pkglibexecdir))
+TO_LIBEXEC := $(shell realpath -m --relative-to=$(call sq,$(bindir)) $(call sq,$(pkglibexecdir)))
 # In the installed pages, the commands are named as installed (scripts/compare: rtsched-compare).
 MAN_SED := $(foreach s,$(SCRIPTS),-e 's,scripts/$(s)\b,rtsched-$(s),g') \
 	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /' \
 	-e 's/^\.TH ANALYSE /.TH RTSCHED-ANALYSE /'
+REFERENCE := $(wildcard results/reference/*.json) results/reference/README.md
+# What install writes in $(pkglibexecdir), and its folders, deepest first: uninstall
+# removes exactly these (and the links and pages), never a folder with something else in it.
+LIB_FILES := $(PROGRAMS) $(STATIC_PROGRAMS) $(SCRIPT_FILES) $(REFERENCE)
+LIB_DIRS := static scripts/kernel scripts/__pycache__ scripts results/reference results .
+# The three folders install writes in, each one shell word.
+SH_DIRS = b=$(call sq,$(DESTDIR)$(bindir)); m=$(call sq,$(DESTDIR)$(mandir)); \
+	d=$(call sq,$(DESTDIR)$(pkglibexecdir)); t=$(call sq,$(TO_LIBEXEC))
 
 install: all $(CHECK_STATIC)
 	@$(if $(Q),echo "  INSTALL $(DESTDIR)$(prefix)";)
-	$(Q)d=$(DESTDIR)$(pkglibexecdir); \
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8 \
-		$$d/static $$d/scripts/kernel $$d/results/reference && \
-	install -m 0755 $(PROGRAMS) $$d/ && \
-	install -m 0755 $(STATIC_PROGRAMS) $$d/static/ && \
+	$(Q)set -e; $(SH_DIRS); \
+	install -d "$$b" "$$m/man1" "$$m/man8" "$$d/static" "$$d/scripts/kernel" "$$d/results/reference"; \
+	install -m 0755 $(PROGRAMS) "$$d/"; \
+	install -m 0755 $(STATIC_PROGRAMS) "$$d/static/"; \
 	for f in $(SCRIPT_FILES); do \
-		case $$f in *.py|*.config) m=0644 ;; *) m=0755 ;; esac; \
-		install -m $$m $$f $$d/$$f || exit 1; \
-	done && \
-	install -m 0644 results/reference/*.json results/reference/README.md $$d/results/reference/ && \
-	for p in $(PROGRAMS); do ln -sfn $(TO_LIBEXEC)/$$p $(DESTDIR)$(bindir)/rtsched-$$p || exit 1; done && \
-	for s in $(SCRIPTS); do ln -sfn $(TO_LIBEXEC)/scripts/$$s $(DESTDIR)$(bindir)/rtsched-$$s || exit 1; done && \
-	for m in $(MAN_PAGES); do \
-		n=$${m#man/}; n=rtsched-$${n#rtsched-}; \
-		sed $(MAN_SED) $$m >$(DESTDIR)$(mandir)/man$${m##*.}/$$n || exit 1; \
+		case $$f in *.py|*.config) mode=0644 ;; *) mode=0755 ;; esac; \
+		install -m $$mode "$$f" "$$d/$$f"; \
+	done; \
+	install -m 0644 $(REFERENCE) "$$d/results/reference/"; \
+	for p in $(PROGRAMS); do ln -sfn "$$t/$$p" "$$b/rtsched-$$p"; done; \
+	for s in $(SCRIPTS); do ln -sfn "$$t/scripts/$$s" "$$b/rtsched-$$s"; done; \
+	for f in $(MAN_PAGES); do \
+		n=$${f#man/}; n=rtsched-$${n#rtsched-}; \
+		sed $(MAN_SED) "$$f" >"$$m/man$${f##*.}/$$n"; \
 	done
 
 uninstall:
-	$(Q)for n in $(PROGRAMS) $(SCRIPTS); do rm -f $(DESTDIR)$(bindir)/rtsched-$$n; done; \
-	for m in $(MAN_PAGES); do \
-		n=$${m#man/}; n=rtsched-$${n#rtsched-}; rm -f $(DESTDIR)$(mandir)/man$${m##*.}/$$n; \
+	$(Q)$(SH_DIRS); \
+	for n in $(PROGRAMS) $(SCRIPTS); do rm -f "$$b/rtsched-$$n"; done; \
+	for f in $(MAN_PAGES); do \
+		n=$${f#man/}; n=rtsched-$${n#rtsched-}; rm -f "$$m/man$${f##*.}/$$n"; \
 	done; \
-	rm -rf $(DESTDIR)$(pkglibexecdir)
+	for f in $(LIB_FILES); do rm -f "$$d/$$f"; done; \
+	rm -f "$$d/scripts/__pycache__"/rtsched_*.pyc; \
+	for s in $(LIB_DIRS); do f=$$d/$$s; f=$${f%/.}; [ ! -d "$$f" ] || rmdir "$$f" 2>/dev/null || \
+		echo "uninstall: kept $$f: it holds files install did not write" >&2; done
 
 # The README's two commands where nothing is installed: a minimal Debian 12
 # root, make run and make check inside it (scripts/check-fresh, as root).

@@ -6,12 +6,15 @@ names the file and what is wrong; the scripts print it and exit 2.
 """
 
 import argparse
+import errno
 import json
 import math
 import os
 import re
 import signal
+import stat
 import sys
+import tempfile
 
 SCHEMA = "rtsched-result/1"
 COLUMNS = ("vol", "nonvol", "migrated", "iterations")
@@ -93,28 +96,94 @@ def _need(cond, path, what):
         raise ResultError(f"{path}: {what}")
 
 
-def load_file(path):
-    """The document in PATH, checked to be a whole rtsched result."""
+# The largest result read: 98 threads x 100 runs with their traces is well under it.
+MAX_RESULT_BYTES = 64 << 20
+# The largest count a result holds: the programs write 64-bit integers.
+MAX_COUNT = 1 << 64
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number a result holds")
+
+
+def _finite(text):
+    x = float(text)
+    if not math.isfinite(x):
+        raise ValueError(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is "
+                         "beyond a double's range")
+    return x
+
+
+def _bounded(text):
+    x = int(text) if len(text) <= 40 else MAX_COUNT
+    if abs(x) >= MAX_COUNT:
+        raise ValueError(f"a {len(text.lstrip('-'))}-digit integer, past 64 bits")
+    return x
+
+
+def open_regular(path, what="a result"):
+    """PATH opened for reading (binary), if it is a regular file: a FIFO, a
+    device or a folder is refused with a ResultError (never waited on, never
+    read forever)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise ResultError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ResultError(f"{path}: is a directory") from None
     except PermissionError:
         raise ResultError(f"{path}: not readable (permission denied)") from None
+    except OSError as e:
+        raise ResultError(f"{path}: cannot read: {e.strerror}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ResultError(f"{path}: is a directory")
+        raise ResultError(f"{path}: not a regular file (a FIFO, a device, a socket): "
+                          f"{what} is a file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_bounded(path):
+    """The bytes of the regular file PATH (open_regular()), at most MAX_RESULT_BYTES."""
+    with open_regular(path) as f:
+        try:
+            data = f.read(MAX_RESULT_BYTES + 1)
+        except OSError as e:
+            raise ResultError(f"{path}: cannot read: {e.strerror}") from None
+    if len(data) > MAX_RESULT_BYTES:
+        raise ResultError(f"{path}: larger than {MAX_RESULT_BYTES >> 20} MiB: not an rtsched "
+                          "result")
+    return data
+
+
+def load_file(path):
+    """The document in PATH, checked to be a whole rtsched result."""
+    data = read_bounded(path)
+    try:
+        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant,
+                         parse_float=_finite, parse_int=_bounded)
     except UnicodeDecodeError:
         raise ResultError(f"{path}: not JSON (not UTF-8 text)") from None
     except json.JSONDecodeError as e:
         raise ResultError(f"{path}: not JSON, or cut short (line {e.lineno}: {e.msg})") from None
-    except OSError as e:
-        raise ResultError(f"{path}: cannot read: {e.strerror}") from None
+    except RecursionError:
+        raise ResultError(f"{path}: not an rtsched result (JSON nested too deep)") from None
+    except ValueError as e:
+        raise ResultError(f"{path}: not an rtsched result ({e})") from None
     _need(isinstance(doc, dict), path, "not an rtsched result (not a JSON object)")
     _need(doc.get("schema") == SCHEMA, path,
           f"not an rtsched result (schema {doc.get('schema')!r}, want {SCHEMA!r})")
     _need(doc.get("tool") in SAME_CONFIG, path, f"unknown tool {doc.get('tool')!r}")
     _need(isinstance(doc.get("config"), dict), path, "no config object")
+    # what the scripts read of the machine: objects, or absent
+    system = doc.setdefault("system", {})
+    _need(isinstance(system, dict), path, "its system is not a JSON object")
+    for key in ("vm", "environment", "rt_bandwidth", "scheduler", "isolation"):
+        _need(system.get(key) is None or isinstance(system[key], dict), path,
+              f"its system.{key} is not a JSON object")
+    host = (system.get("vm") or {}).get("host")
+    _need(host is None or isinstance(host, dict), path, "its system.vm.host is not a JSON object")
     runs = doc.get("runs")
     _need(isinstance(runs, list) and runs, path, "no runs")
     threads = doc["config"].get("threads")
@@ -501,17 +570,76 @@ def check_output_dir(path, opt):
         raise ResultError(f"invalid {opt} {path!r}: cannot write in it")
 
 
+class PrivateDir:
+    """A folder of this process's own (mode 0700) beside a file to write,
+    held by its descriptor: a name in it (path()) is reached through the
+    descriptor, so that another user who may write the folder around it can
+    neither plant a link there nor swap the folder for one of theirs."""
+
+    def __init__(self, beside):
+        parent = os.path.dirname(beside) or "."
+        self.name = tempfile.mkdtemp(prefix=f"{os.path.basename(beside)}.tmp.", dir=parent)
+        try:
+            self.fd = os.open(self.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            self.fd = -1
+        st = os.fstat(self.fd) if self.fd >= 0 else None
+        if not st or st.st_uid != os.geteuid() or st.st_mode & 0o7777 != 0o700:
+            self.close()
+            raise OSError(errno.EPERM, "another folder was put in place of this one", self.name)
+
+    def path(self, name):
+        return f"/proc/self/fd/{self.fd}/{name}"
+
+    def link(self, name, dest):
+        """Give DEST the file NAME (FileExistsError if DEST exists, a link even)."""
+        os.link(name, dest, src_dir_fd=self.fd, follow_symlinks=False)
+
+    def replace(self, name, dest):
+        """DEST becomes the file NAME, replacing what is there (a link itself, not its target)."""
+        os.replace(name, dest, src_dir_fd=self.fd)
+
+    def close(self):
+        if self.fd >= 0:
+            for n in os.listdir(self.fd):
+                try:
+                    os.unlink(n, dir_fd=self.fd)
+                except OSError:
+                    pass
+            os.close(self.fd)
+            self.fd = -1
+        try:
+            os.rmdir(self.name)
+        except OSError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def write_new(path, write):
     """Write PATH whole or not at all and never over an existing file: WRITE
-    fills a temporary file beside it (mode 0666 less the umask), which is
-    then linked to PATH (FileExistsError if PATH appeared meanwhile)."""
-    tmp = f"{path}.tmp.{os.getpid()}"
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-    try:
-        write(tmp)
-        os.link(tmp, path)
-    finally:
-        os.unlink(tmp)
+    fills a file (mode 0666 less the umask) in a private folder beside it,
+    which is then linked to PATH (FileExistsError if PATH appeared meanwhile)."""
+    with PrivateDir(path) as d:
+        name = os.path.basename(path)
+        os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=d.fd))
+        write(d.path(name))
+        d.link(name, path)
+
+
+def write_replacing(path, text):
+    """PATH gets TEXT whole, replacing what was there; a link planted at PATH
+    is replaced, never written through."""
+    with PrivateDir(path) as d:
+        name = os.path.basename(path)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=d.fd)
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        d.replace(name, path)
 
 
 class Stopped(Exception):
@@ -530,8 +658,10 @@ def run_main(main, prog):
     """Run a script's MAIN and exit with its status. Closed standard
     descriptors get /dev/null first (else the first file opened would take
     their place); a closed pipe on stdout, or any other failing file
-    operation, ends in one line on stderr and exit 3, never a traceback;
-    SIGINT, SIGTERM and SIGHUP end it through its cleanups, exit 128 + N."""
+    operation, ends in one line on stderr and exit 3, never a traceback; an
+    input no check foresaw ends in one line and exit 2, never in exit 1 (a
+    verdict) by a traceback; SIGINT, SIGTERM and SIGHUP end it through its
+    cleanups, exit 128 + N."""
     for fd in (0, 1, 2):
         try:
             os.fstat(fd)
@@ -561,4 +691,14 @@ def run_main(main, prog):
         where = f"{e.filename}: " if e.filename else ""
         print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
         code = 3
+    except (MemoryError, RecursionError, ValueError, TypeError, AttributeError, KeyError,
+            IndexError, ZeroDivisionError, OverflowError) as e:
+        # an input the checks did not foresee: still one line and exit 2, never
+        # exit 1 (a verdict) by a traceback; RTSCHED_DEBUG=1 shows where
+        if os.environ.get("RTSCHED_DEBUG"):
+            import traceback
+            traceback.print_exc()
+        print(f"{prog}: cannot read its input ({type(e).__name__}: {str(e)[:200]}); this is "
+              "a defect of rtsched: please report it with the input", file=sys.stderr)
+        code = 2
     sys.exit(code)

@@ -4,6 +4,7 @@
  * run; their temporary files removed at any early exit.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,23 +22,49 @@ static volatile sig_atomic_t nr_outputs;
 
 /**
  * bench_output_remove_pending - remove the temporary files of the outputs not
- * yet done; async-signal-safe, for a second signal's exit
+ * yet done (a private folder when it holds nothing else: a later run's sweep
+ * takes the rest); async-signal-safe, for a second signal's exit
  */
 void bench_output_remove_pending(void)
 {
 	int i;
 
-	for (i = 0; i < nr_outputs; i++)
+	for (i = 0; i < nr_outputs; i++) {
 		if (outputs[i]->tmp[0])
 			unlink(outputs[i]->tmp);
+		if (outputs[i]->dir[0])
+			rmdir(outputs[i]->dir);
+	}
+}
+
+/* The temporaries that killed runs left beside @path (its folder, its name). */
+static void sweep_beside(const char *path)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 8];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >=
+		 sizeof(dir))
+		return;
+	if (slash && !*dir)
+		snprintf(dir, sizeof(dir), "/");
+	if ((size_t)snprintf(name, sizeof(name), "%s.tmp.", slash ? slash + 1 : path) < sizeof(name))
+		rt_outfile_sweep(dir, name);
 }
 
 /**
  * bench_output_open - create @option's file @path before the run, or exit 2
  * saying why it cannot be: it exists, it is another option's file, or its
- * folder does not take it
+ * folder does not take it; @private: in a private folder, for a file that
+ * another program writes by name (rt_outfile_open_private())
+ *
+ * The temporaries that runs killed before they could remove them left
+ * beside @path go first (rt_outfile_sweep()).
  */
-void bench_output_open(struct rt_outfile *o, const char *option, const char *path)
+void bench_output_open(struct rt_outfile *o, const char *option, const char *path,
+		       bool private)
 {
 	int i, ret;
 
@@ -49,7 +76,9 @@ void bench_output_open(struct rt_outfile *o, const char *option, const char *pat
 				"each its own", option, path, options[i]);
 	if (nr_outputs == MAX_OUTPUTS)
 		cli_die(EXIT_USAGE, "invalid %s '%s': too many output files", option, path);
-	ret = rt_outfile_open(o, path);
+	if (strcmp(path, "-"))
+		sweep_beside(path);
+	ret = private ? rt_outfile_open_private(o, path) : rt_outfile_open(o, path);
 	if (ret == -EEXIST)
 		cli_die(EXIT_USAGE, "invalid %s '%s': the file exists; a result is never "
 			"overwritten: remove it or choose another name", option, path);

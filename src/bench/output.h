@@ -7,9 +7,12 @@
 #ifndef RT_CLI_OUTPUT_H
 #define RT_CLI_OUTPUT_H
 
+#include <stdbool.h>
+
 #include "rt_outfile.h"
 
-void bench_output_open(struct rt_outfile *o, const char *option, const char *path);
+void bench_output_open(struct rt_outfile *o, const char *option, const char *path,
+		       bool private);
 void bench_output_commit(struct rt_outfile *o, const char *option);
 void bench_output_remove_pending(void);
 

@@ -28,7 +28,7 @@
  */
 void bench_result_open(struct bench_result *r, const char *path)
 {
-	bench_output_open(&r->out, "--json", path);
+	bench_output_open(&r->out, "--json", path, false);
 	/* --json -: the document has standard output, the text goes to stderr */
 	if (!strcmp(path, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		cli_die(EXIT_SYSCALL, "--json -: %s", strerror(errno));

@@ -36,43 +36,40 @@ static const char *const recorded[] = { "sched:sched_switch", "sched:sched_wakin
 					 "sched:sched_wakeup", "sched:sched_migrate_task",
 					 "sched:sched_pi_setprio", NULL };
 
-/* The files trace-cmd writes beside its output while it records: FILE.INSTANCE.cpuN */
-static void remove_cpu_files(void)
-{
-	char path[PATH_MAX + 128];
-	long cpu, n = sysconf(_SC_NPROCESSORS_CONF);
-
-	for (cpu = 0; open_tracer && trace_file.tmp[0] && cpu < n; cpu++) {
-		snprintf(path, sizeof(path), "%s.%s.cpu%ld", trace_file.tmp,
-			 rt_tracer_name(open_tracer), cpu);
-		unlink(path);
-	}
-}
-
 static void close_tracer(void)
 {
-	bool running = rt_recorder_pid(recorder);
-
 	/* threads past a signal's grace may still write markers: into /dev/null now */
 	rt_tracemark_detach();
 	rt_recorder_free(recorder);
 	recorder = NULL;
-	if (running)
-		remove_cpu_files();
 	rt_tracer_close(open_tracer);
 	open_tracer = NULL;
-	if (!keep_file)
-		rt_outfile_abort(&trace_file);
+	/*
+	 * --trace's file, and --trace-out's unless it was named (a recorder
+	 * that failed or was stopped before its end wrote no whole file):
+	 * their private folders go, the recorder's .cpuN files with them
+	 */
+	rt_outfile_abort(&trace_file);
+}
+
+/* Where --trace keeps its trace.dat: $TMPDIR, or /tmp */
+static const char *tmp_dir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	return d && *d ? d : "/tmp";
 }
 
 /**
  * bench_trace_sweep - remove the trace instances that runs killed by SIGKILL
- * left behind (nobody holds them); every run does it, traced or not, and
- * says nothing when it cannot (not root)
+ * left behind (nobody holds them), and their temporary trace.dat folders in
+ * $TMPDIR (nobody locks them); every run does it, traced or not, and says
+ * nothing when it cannot (not root)
  */
 void bench_trace_sweep(void)
 {
 	rt_tracer_sweep("rtsched-");
+	rt_outfile_sweep(tmp_dir(), "rtsched-");
 }
 
 static struct rt_tracer *create_instance(size_t buffer_kb, const struct bitmask *cpus)
@@ -128,10 +125,9 @@ struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
 	if (!bench_trace_live() && !trace_file.tmp[0]) {
 		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
 			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
-		snprintf(tmp_name, sizeof(tmp_name), "%s/rtsched-%d-%08x.dat",
-			 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		snprintf(tmp_name, sizeof(tmp_name), "%s/rtsched-%d-%08x.dat", tmp_dir(),
 			 (int)getpid(), salt);
-		bench_output_open(&trace_file, "--trace (its temporary trace.dat)", tmp_name);
+		bench_output_open(&trace_file, "--trace (its temporary trace.dat)", tmp_name, true);
 	}
 	/* a signal now would find an instance not yet known to the cleanups */
 	bench_signals_block(&old);
@@ -147,8 +143,8 @@ struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
 		cli_die(EXIT_SYSCALL, "--trace: setting the instance's filters: %s", strerror(-ret));
 	if (bench_trace_live())
 		return t;
-	ret = rt_recorder_start(&recorder, rt_tracer_name(t), trace_file.tmp, recorded, recording,
-				t, err, sizeof(err));
+	ret = rt_recorder_start(&recorder, rt_tracer_name(t), trace_file.lock, trace_file.name,
+				recorded, recording, t, err, sizeof(err));
 	if (ret == -ENOENT)
 		cli_die(EXIT_MISSING, "--trace: %s", err);
 	if (ret)
@@ -632,7 +628,7 @@ void bench_trace_out_open(const char *path)
 			"(libtracecmd is a shared library only): use the dynamically linked program");
 	if (!strcmp(path, "-"))
 		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
-	bench_output_open(&trace_file, "--trace-out", path);
+	bench_output_open(&trace_file, "--trace-out", path, true);
 	keep_file = true;
 }
 

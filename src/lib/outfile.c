@@ -2,11 +2,14 @@
 /*
  * Output files that are whole or absent (result files, trace files).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,17 +57,77 @@ int rt_outfile_fd(struct rt_outfile *o, int fd)
 	static const cookie_io_functions_t io = { .write = cookie_write };
 
 	memset(o, 0, sizeof(*o));
+	o->lock = -1;
 	o->fd = fd;
 	o->f = fopencookie(o, "w", io);
 	return o->f ? 0 : -errno;
 }
 
+/* The stream over o->fd, with the mode a file the user writes gets. */
+static int stream(struct rt_outfile *o)
+{
+	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
+	mode_t mask = umask(0);
+
+	umask(mask);
+	/* mkstemp() makes it 0600; a result is the user's like any file they write */
+	if (fchmod(o->fd, 0666 & ~mask))
+		return -errno;
+	o->f = fopencookie(o, "w", io);
+	return o->f ? 0 : -errno;
+}
+
+/* The checks and the state both kinds of temporary start from. */
+static int start(struct rt_outfile *o, const char *path)
+{
+	struct stat st;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->lock = -1;
+	o->path = path;
+	if (!lstat(path, &st))
+		return -EEXIST;
+	return 0;
+}
+
+/*
+ * @fd, made as PATH.new.XXXXXX (@pending), is locked and only then named
+ * PATH.tmp.XXXXXX (@final, given as PATH.tmp. and six places): no sweep
+ * ever sees a live run's temporary unlocked. Returns 0 or a negative errno
+ * (@pending removed, @final empty).
+ */
+static int lock_and_name(int fd, char *pending, char *final, bool folder)
+{
+	size_t n = strlen(final);
+	int err = 0;
+
+	memcpy(final + n - 6, pending + strlen(pending) - 6, 6);
+	if (flock(fd, LOCK_EX | LOCK_NB) ||
+	    renameat2(AT_FDCWD, pending, AT_FDCWD, final, RENAME_NOREPLACE))
+		err = -errno;
+	if (err) {
+		if (folder)
+			rmdir(pending);
+		else
+			unlink(pending);
+		final[0] = '\0';
+	}
+	return err;
+}
+
+/* PATH + SUFFIX into @buf, or -ENAMETOOLONG */
+static int name_with(char *buf, size_t len, const char *path, const char *suffix)
+{
+	return (size_t)snprintf(buf, len, "%s%s", path, suffix) >= len ? -ENAMETOOLONG : 0;
+}
+
 /**
  * rt_outfile_open - start writing the file @path, or standard output for "-"
  *
- * Creates the temporary file beside @path now, so that a name that cannot
- * be written is refused before any work is done. "-" writes to a duplicate
- * of standard output's descriptor, taken now.
+ * Creates the temporary file beside @path now (exclusively, by mkostemp()),
+ * so that a name that cannot be written is refused before any work is
+ * done. "-" writes to a duplicate of standard output's descriptor, taken now.
  *
  * Returns 0, or a negative errno: -EEXIST when @path exists (a file, a
  * directory, a symbolic link even if dangling), -ENAMETOOLONG, or what
@@ -73,14 +136,12 @@ int rt_outfile_fd(struct rt_outfile *o, int fd)
 int rt_outfile_open(struct rt_outfile *o, const char *path)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
-	struct stat st;
-	mode_t mask;
+	char pending[PATH_MAX + 32];
 	int err;
 
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
-	o->path = path;
 	if (!strcmp(path, "-")) {
+		start(o, "");
+		o->path = path;
 		/* a descriptor of its own: the program may point stdout elsewhere */
 		o->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		o->f = o->fd < 0 ? NULL : fopencookie(o, "w", io);
@@ -90,28 +151,114 @@ int rt_outfile_open(struct rt_outfile *o, const char *path)
 		rt_outfile_abort(o);
 		return err;
 	}
-	if (!lstat(path, &st))
-		return -EEXIST;
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path) >= sizeof(o->tmp)) {
-		o->tmp[0] = '\0';
-		return -ENAMETOOLONG;
-	}
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0) {
-		err = -errno;
+	err = start(o, path);
+	if (!err)
+		err = name_with(o->tmp, sizeof(o->tmp), path, ".tmp.XXXXXX");
+	if (!err)
+		err = name_with(pending, sizeof(pending), path, ".new.XXXXXX");
+	if (err) {
 		o->tmp[0] = '\0';
 		return err;
 	}
-	/* mkstemp() makes it 0600; a result is the user's like any file they write */
-	mask = umask(0);
-	umask(mask);
-	o->f = fopencookie(o, "w", io);
-	if (fchmod(o->fd, 0666 & ~mask) || !o->f) {
-		err = -errno;
+	o->fd = mkostemp(pending, O_CLOEXEC);
+	if (o->fd < 0) {
+		o->tmp[0] = '\0';
+		return -errno;
+	}
+	o->lock = o->fd;
+	err = lock_and_name(o->fd, pending, o->tmp, false);
+	if (!err)
+		err = stream(o);
+	if (err)
+		rt_outfile_abort(o);
+	return err;
+}
+
+/**
+ * rt_outfile_open_private - start writing the file @path from a private
+ * folder: PATH.tmp.XXXXXX/NAME (mode 0700, NAME the last part of @path),
+ * for a file that another program writes by name beside this process
+ *
+ * o->tmp names the file through the folder's descriptor o->lock
+ * (/proc/self/fd/N/NAME), so that what this process reads, removes or
+ * renames is that folder's, whatever is renamed around it; a child process
+ * that writes there fchdir()s to o->lock and uses o->name.
+ *
+ * Returns 0, or a negative errno as rt_outfile_open().
+ */
+int rt_outfile_open_private(struct rt_outfile *o, const char *path)
+{
+	char copy[PATH_MAX], pending[PATH_MAX + 32];
+	struct stat st;
+	int err;
+
+	err = start(o, path);
+	if (!err)
+		err = name_with(copy, sizeof(copy), path, "");
+	if (!err)
+		err = name_with(o->dir, sizeof(o->dir), path, ".tmp.XXXXXX");
+	if (!err)
+		err = name_with(pending, sizeof(pending), path, ".new.XXXXXX");
+	if (err) {
+		o->dir[0] = '\0';
+		return err;
+	}
+	if (!mkdtemp(pending)) {
+		o->dir[0] = '\0';
+		return -errno;
+	}
+	/* the folder made, not one planted in its place since */
+	o->lock = open(pending, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (o->lock < 0 || fstat(o->lock, &st) || st.st_uid != geteuid() ||
+	    (st.st_mode & 07777) != 0700) {
+		err = o->lock < 0 ? -errno : -EPERM;
+		o->dir[0] = '\0';
+		rt_outfile_abort(o);
+		rmdir(pending);
+		return err;
+	}
+	err = lock_and_name(o->lock, pending, o->dir, true);
+	if (err) {
 		rt_outfile_abort(o);
 		return err;
 	}
-	return 0;
+	snprintf(o->tmp, sizeof(o->tmp), "/proc/self/fd/%d/%s", o->lock, basename(copy));
+	o->name = strrchr(o->tmp, '/') + 1;
+	o->fd = openat(o->lock, o->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		       0600);
+	err = o->fd < 0 ? -errno : stream(o);
+	if (err)
+		rt_outfile_abort(o);
+	return err;
+}
+
+/* Remove what the folder @fd holds (not its subfolders); closes @fd. */
+static void empty_folder(int fd)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *e;
+
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+/* The private folder and what it holds go; its lock with it. */
+static void remove_private(struct rt_outfile *o)
+{
+	if (o->dir[0] && o->lock >= 0) {
+		empty_folder(dup(o->lock));
+		rmdir(o->dir);
+	}
+	if (o->lock >= 0 && o->lock != o->fd)
+		close(o->lock);
+	o->lock = -1;
+	o->dir[0] = '\0';
 }
 
 /**
@@ -123,10 +270,13 @@ void rt_outfile_abort(struct rt_outfile *o)
 		fclose(o->f);
 	else if (o->fd >= 0)
 		close(o->fd);
+	if (o->lock == o->fd)
+		o->lock = -1;
 	o->f = NULL;
 	o->fd = -1;
-	if (o->tmp[0])
+	if (o->tmp[0] && !o->dir[0])
 		unlink(o->tmp);
+	remove_private(o);
 	o->tmp[0] = '\0';
 }
 
@@ -134,7 +284,8 @@ void rt_outfile_abort(struct rt_outfile *o)
  * rt_outfile_commit - write out, sync and give the file its name
  *
  * The rename does not replace a file that appeared meanwhile
- * (RENAME_NOREPLACE). Standard output ("-") is only flushed.
+ * (RENAME_NOREPLACE). Standard output ("-") is only flushed. A private
+ * folder is removed with what else it holds.
  *
  * Returns 0, or a negative errno: the first write error (-ENOSPC on a full
  * disk), or what syncing or renaming returned; the temporary file is then
@@ -154,14 +305,71 @@ int rt_outfile_commit(struct rt_outfile *o)
 	if (fclose(o->f) && !ret)
 		ret = -(o->err ? o->err : errno);
 	o->f = NULL;
+	if (o->lock == o->fd)
+		o->lock = -1;
+	o->fd = -1;
 	if (!o->tmp[0])
 		return ret;
-	if (!ret && renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_NOREPLACE))
+	if (!ret && renameat2(o->dir[0] ? o->lock : AT_FDCWD, o->dir[0] ? o->name : o->tmp,
+			      AT_FDCWD, o->path, RENAME_NOREPLACE))
 		ret = -errno;
-	if (ret)
+	if (ret && !o->dir[0])
 		unlink(o->tmp);
+	remove_private(o);
 	o->tmp[0] = '\0';
 	return ret;
+}
+
+/* Is @name PREFIX*.tmp.XXXXXX (six characters, no dot, after the last ".tmp.")? */
+static bool swept_name(const char *name, const char *prefix)
+{
+	size_t n = strlen(name), p = strlen(prefix);
+
+	return n >= 11 && n >= p + 6 && !strncmp(name, prefix, p) &&
+	       !strncmp(name + n - 11, ".tmp.", 5) && !strchr(name + n - 6, '.');
+}
+
+/**
+ * rt_outfile_sweep - remove the temporaries of runs that died (SIGKILL, a
+ * crash, a power cut) from @folder: files and private folders named
+ * PREFIX*.tmp.XXXXXX, this user's and not locked by a live process (a
+ * run locks its temporary before it has that name)
+ *
+ * Returns how many it removed, or a negative errno when @folder cannot be read.
+ */
+int rt_outfile_sweep(const char *folder, const char *prefix)
+{
+	int removed = 0, fd, flags;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(folder);
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (!swept_name(e->d_name, prefix) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    st.st_uid != geteuid() ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+			continue;
+		flags = S_ISDIR(st.st_mode) ? O_DIRECTORY : O_NONBLOCK;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			close(fd);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			empty_folder(fcntl(fd, F_DUPFD_CLOEXEC, 0));
+			removed += !unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		} else {
+			removed += !unlinkat(dirfd(d), e->d_name, 0);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return removed;
 }
 
 /* The name @path will have: its folder resolved, then its last component. */

@@ -35,6 +35,7 @@
 
 struct rt_recorder {
 	pid_t pid;
+	pid_t pgid;	/* its process group, kept after it is reaped */
 	int err_fd;	/* its standard error, a memfd */
 };
 
@@ -74,8 +75,20 @@ static void ended(const struct rt_recorder *r, int status, char *err, size_t len
 			 *text ? ": " : "", text);
 }
 
+/*
+ * trace-cmd record ended badly (killed, as the OOM killer would): its
+ * per-CPU children, in its process group, would live on under init holding
+ * the instance. Just reaped, the group's id is not yet anyone else's.
+ */
+static void orphans(const struct rt_recorder *r)
+{
+	if (r->pgid > 0)
+		kill(-r->pgid, SIGKILL);
+}
+
 /* In the child: become the recorder, or write errno to @fd and leave. */
-static void child(const struct rt_recorder *r, pid_t parent, char *const *argv, int fd)
+static void child(const struct rt_recorder *r, pid_t parent, int dir_fd, char *const *argv,
+		  int fd)
 {
 	struct sched_param sp = { 0 };
 	sigset_t none;
@@ -95,7 +108,8 @@ static void child(const struct rt_recorder *r, pid_t parent, char *const *argv, 
 		dup2(null, STDOUT_FILENO);
 	}
 	dup2(r->err_fd, STDERR_FILENO);
-	execvp(argv[0], argv);
+	if (dir_fd == AT_FDCWD || !fchdir(dir_fd))
+		execvp(argv[0], argv);
 	e = errno;
 	if (write(fd, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -106,7 +120,7 @@ static void child(const struct rt_recorder *r, pid_t parent, char *const *argv, 
  * Start it, and learn whether exec found it: the pipe closes on exec, or
  * brings exec's errno.
  */
-static int spawn(struct rt_recorder *r, char *const *argv, char *err, size_t len)
+static int spawn(struct rt_recorder *r, int dir_fd, char *const *argv, char *err, size_t len)
 {
 	pid_t parent = getpid();
 	int fds[2], e = 0;
@@ -125,8 +139,9 @@ static int spawn(struct rt_recorder *r, char *const *argv, char *err, size_t len
 		return -e;
 	}
 	if (!r->pid)
-		child(r, parent, argv, fds[1]);
+		child(r, parent, dir_fd, argv, fds[1]);
 	setpgid(r->pid, r->pid);	/* either side first: kill(-pid) reaches it */
+	r->pgid = r->pid;
 	close(fds[1]);
 	do
 		n = read(fds[0], &e, sizeof(e));
@@ -147,8 +162,11 @@ static int spawn(struct rt_recorder *r, char *const *argv, char *err, size_t len
 
 /**
  * rt_recorder_start - start trace-cmd record on the existing instance @instance
- * @file: the trace.dat to write (trace-cmd writes FILE.INSTANCE.cpuN beside it
- *	  while it records, and joins them into FILE at the end)
+ * @dir_fd: the folder the recorder runs in (fchdir), or AT_FDCWD: a private
+ *	    folder's descriptor keeps its files there whatever is renamed around it
+ * @file: the trace.dat to write, relative to @dir_fd (trace-cmd writes
+ *	  FILE.INSTANCE.cpuN beside it while it records, and joins them into
+ *	  FILE at the end)
  * @events: "system:event" names, NULL-terminated
  * @ready: true once the recorder has set the instance up (e.g. tracing on);
  *	   polled until it is, for 10 s at most
@@ -158,7 +176,7 @@ static int spawn(struct rt_recorder *r, char *const *argv, char *err, size_t len
  * Returns 0, or a negative errno with @err saying what failed: -ENOENT
  * trace-cmd is not installed; -ETIMEDOUT it never got ready; -EIO it ended.
  */
-int rt_recorder_start(struct rt_recorder **rp, const char *instance, const char *file,
+int rt_recorder_start(struct rt_recorder **rp, const char *instance, int dir_fd, const char *file,
 		      const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
 		      size_t len)
 {
@@ -199,11 +217,12 @@ int rt_recorder_start(struct rt_recorder **rp, const char *instance, const char 
 	argv[n++] = "-o";
 	argv[n++] = file;
 	argv[n] = NULL;
-	ret = spawn(r, (char *const *)argv, err, len);
+	ret = spawn(r, dir_fd, (char *const *)argv, err, len);
 	while (!ret && !ready(ctx)) {
 		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
 			ended(r, status, err, len);
 			r->pid = 0;
+			orphans(r);
 			ret = -EIO;
 		} else if (rt_now_ns(CLOCK_MONOTONIC) > deadline) {
 			snprintf(err, len, "trace-cmd record did not start recording within 10 s");
@@ -261,6 +280,7 @@ int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		ended(r, status, err, len);
+		orphans(r);
 		return -EIO;
 	}
 	return 0;

@@ -13,7 +13,7 @@
  */
 struct rt_recorder;
 
-int rt_recorder_start(struct rt_recorder **r, const char *instance, const char *file,
+int rt_recorder_start(struct rt_recorder **r, const char *instance, int dir_fd, const char *file,
 		      const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
 		      size_t len);
 int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(void),

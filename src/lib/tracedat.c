@@ -111,7 +111,8 @@ static int find_events(struct rt_tracedat *d, const char *path, char *err, size_
 static int setup(struct rt_tracedat *d, const char *path, const char *buffer, char *err,
 		 size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never waited on: a FIFO opens at once, and is refused */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &d->st)) {
 		int e = errno;
@@ -122,6 +123,11 @@ static int setup(struct rt_tracedat *d, const char *path, const char *buffer, ch
 		return -e;
 	}
 	close(fd);
+	if (!S_ISREG(d->st.st_mode)) {
+		snprintf(err, len, "%s is not a regular file (%s): a trace.dat is a file", path,
+			 S_ISDIR(d->st.st_mode) ? "a folder" : "a FIFO, a device or a socket");
+		return -EINVAL;
+	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	d->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top) {

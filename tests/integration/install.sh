@@ -12,6 +12,7 @@ D=$TMP/root
 top=$PWD
 run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
 ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
+(cd "$D/usr" && find . | sort) >"$TMP/tree"
 
 progs="migrate pi_stress analyse batch compare plot kernel-matrix kernel-variant reproduce result-lines"
 for p in $progs; do
@@ -74,3 +75,35 @@ run_bounded 60 make --no-print-directory uninstall DESTDIR="$D" prefix=/usr
 ok $rc "make uninstall (exit $rc)"
 find "$D" -type f -o -type l >"$TMP/left"
 check "  leaves no file behind" test ! -s "$TMP/left" || diag "$TMP/left"
+
+# --- a DESTDIR and a prefix with spaces and a quote: each is one path, end to
+# end; uninstall removes what install wrote and nothing else (it once ran
+# rm -rf on the DESTDIR's first word, and install left folders in the tree)
+S=$TMP/stage
+git -C "$top" ls-files --others --exclude-standard >"$TMP/untracked"
+mkdir -p "$S" && echo mine >"$S/keep"
+D2="$TMP/stage dir/it's"
+P2="/opt/my rt"
+run_bounded 300 make --no-print-directory install DESTDIR="$D2" prefix="$P2"
+ok $rc "make install DESTDIR='$D2' prefix='$P2' (exit $rc)" || diag "$TMP/err"
+(cd "$D2$P2" 2>/dev/null && find . | sort) >"$TMP/tree2"
+check "  writes the same tree as prefix=/usr, under the whole path" diff "$TMP/tree" "$TMP/tree2" ||
+	diff "$TMP/tree" "$TMP/tree2" | head -20 | diag
+check "  and nothing beside it: not the DESTDIR's first word, not in the source tree" \
+	env S="$S" TMP="$TMP" top="$top" bash -c '[ "$(ls -A "$S")" = keep ] && [ "$(ls -A "$TMP/stage dir")" = "it'\''s" ] &&
+		[ ! -e "$top/dir" ] && [ ! -e "$top/rt" ] && [ ! -e "$TMP/dir" ] &&
+		git -C "$top" ls-files --others --exclude-standard | cmp -s - "$TMP/untracked"'
+run_bounded 60 "$D2$P2/bin/rtsched-migrate" --help
+check "  its rtsched-migrate link runs the installed program (exit $rc)" \
+	env rc=$rc L="$D2$P2/bin/rtsched-migrate" bash -c '[ $rc -eq 0 ] && [ "$(readlink "$L")" = ../libexec/rtsched/migrate ]'
+echo notes >"$D2$P2/libexec/rtsched/notes"
+mkdir -p "$D2$P2/libexec/other" && echo other >"$D2$P2/libexec/other/file"
+run_bounded 60 make --no-print-directory uninstall DESTDIR="$D2" prefix="$P2"
+ok $rc "make uninstall of that DESTDIR and prefix (exit $rc)" || diag "$TMP/err"
+(cd "$TMP" && find stage "stage dir" -type f -o -type l | sort) >"$TMP/left2"
+printf '%s\n' "stage dir/it's/opt/my rt/libexec/other/file" "stage dir/it's/opt/my rt/libexec/rtsched/notes" \
+	stage/keep | sort >"$TMP/want2"
+check "  removes what install wrote, keeps a file of the user's in its folder and all else" \
+	diff "$TMP/want2" "$TMP/left2" || diff "$TMP/want2" "$TMP/left2" | diag
+check "  and says which folder it kept" \
+	grep -qxF "uninstall: kept $D2$P2/libexec/rtsched: it holds files install did not write" "$TMP/err" || diag "$TMP/err"

@@ -72,6 +72,21 @@ run_bounded 30 $R --assemble --results "$TMP/half" --plot "$TMP/x.png"
 check "only the stock kernel's results: exit $rc, the before runs named" \
 	bash -c "[ $rc -eq 2 ] && grep -q 'no stored result for before pi, before nopi (run scripts/reproduce' '$TMP/err'"
 check "  and no plot" test ! -e "$TMP/x.png"
+# a bad --plot is refused before anything is touched (it once deleted the file, then refused it)
+echo "my notes" >"$TMP/notes.txt"
+run_bounded 30 $R --assemble --results "$STORED" --plot "$TMP/notes.txt"
+check "--plot notes.txt: exit 2 (got $rc), one line naming the option and what is accepted" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] &&
+		grep -q \"invalid --plot '$TMP/notes.txt': expected a file name ending in .png\" '$TMP/err'" ||
+	diag "$TMP/err"
+check "  and notes.txt is as it was" grep -qx "my notes" "$TMP/notes.txt"
+run_bounded 30 $R --assemble --results "$STORED" --plot "$TMP/none/m.png"
+check "--plot in a folder that does not exist: exit 2 (got $rc)" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'invalid --plot .*cannot write in' '$TMP/err'"
+# a picture that exists is replaced only by a whole new one
+cp "$TMP/m.png" "$TMP/old.png"
+run_bounded 30 $R --assemble --results "$TMP/half" --plot "$TMP/old.png"
+check "  failing results leave the picture that was there (exit $rc)" cmp -s "$TMP/m.png" "$TMP/old.png"
 run_bounded 10 $R --runs 0
 check "--runs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 run_bounded 10 $R --duration 10ms

@@ -22,7 +22,7 @@ check "plot -o DANGLING-LINK: exit 2 (got $rc): the file exists" \
 	eval '[ $rc -eq 2 ] && one_line "the file exists"'
 run_bounded 60 scripts/plot --timeline "$TMP" -o "$TMP/t.png"
 check "plot --timeline DIR: exit 2 (got $rc), one line" \
-	eval '[ $rc -eq 2 ] && one_line "^plot: .*: Is a directory$"'
+	eval '[ $rc -eq 2 ] && one_line "^plot: .*: is a directory$"'
 run_bounded 60 scripts/batch --results /proc/x --modes contention --pi off
 check "batch --results /proc/x: exit 2 (got $rc) before any cell, one line" \
 	eval '[ $rc -eq 2 ] && one_line "^batch: invalid --results" && [ ! -s "$TMP/out" ]'
