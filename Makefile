@@ -254,7 +254,9 @@ TO_LIBEXEC := $(shell realpath -m --relative-to=$(call sq,$(bindir)) $(call sq,$
 # In the installed pages, the commands are named as installed (scripts/compare: rtsched-compare).
 MAN_SED := $(foreach s,$(SCRIPTS),-e 's,scripts/$(s)\b,rtsched-$(s),g') \
 	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /' \
-	-e 's/^\.TH ANALYSE /.TH RTSCHED-ANALYSE /'
+	-e 's/^\.TH ANALYSE /.TH RTSCHED-ANALYSE /' \
+	-e 's/^\.BR \(migrate\|pi_stress\) (8)/.BR rtsched-\1 (8)/' -e 's/^\.BR analyse (1)/.BR rtsched-analyse (1)/' \
+	-e 's/\b\(migrate\|pi_stress\)(8)/rtsched-\1(8)/g' -e 's/\banalyse(1)/rtsched-analyse(1)/g'
 REFERENCE := $(wildcard results/reference/*.json) results/reference/README.md
 # What install writes in $(pkglibexecdir), and its folders, deepest first: uninstall
 # removes exactly these (and the links and pages), never a folder with something else in it.

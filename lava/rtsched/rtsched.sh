@@ -23,7 +23,9 @@
 #
 # Verdicts are test cases, never the exit status: LAVA runs the steps under
 # `set -e`, and a failing step would end the whole definition. Exit status:
-# 0 the cases were written, 2 bad usage of this script.
+# 0 the cases were written, 2 bad usage of this script, 130 or 143 stopped
+# by SIGINT or SIGTERM (the running benchmark is told, and what it wrote
+# becomes cases all the same).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -201,8 +203,20 @@ run_benchmark() {
 	esac
 	set -- "$@" -r "$REPEATS" --json "$json"
 	say "running: $*"
-	"$@" 2>"$err"
-	rc=$?
+	"$@" 2>"$err" &
+	PID=$!
+	rc=""
+	while [ -z "$rc" ]; do
+		wait "$PID"
+		st=$?
+		# a signal to this script interrupts wait (> 128) while the benchmark,
+		# told too, ends its run and writes its result: wait for it
+		if [ $st -gt 128 ] && kill -0 "$PID" 2>/dev/null; then
+			continue
+		fi
+		rc=$st
+	done
+	PID=""
 	cat "$err" >&2
 	say "$b: exit $rc"
 	set -- "$LINES" --name "$b" --status "$rc" --stderr "$err" --logs "$OUTPUT"
@@ -233,6 +247,11 @@ true | false) ;;
 	exit 0
 	;;
 esac
+if [ -z "$(echo $BENCHMARKS)" ]; then
+	report rtsched-run fail "invalid BENCHMARKS '$BENCHMARKS': expected migrate, pi_stress or both"
+	exit 0
+fi
+seen=" "
 for b in $BENCHMARKS; do
 	case "$b" in
 	migrate | pi_stress) ;;
@@ -241,6 +260,13 @@ for b in $BENCHMARKS; do
 		exit 0
 		;;
 	esac
+	case "$seen" in
+	*" $b "*)
+		report "$b-run" fail "invalid BENCHMARKS '$BENCHMARKS': '$b' is given twice: each once"
+		exit 0
+		;;
+	esac
+	seen="$seen$b "
 done
 
 if ! find_rtsched; then
@@ -261,15 +287,26 @@ http://* | https://*)
 	;;
 esac
 
+# SIGINT or SIGTERM: the benchmark running is told, its result becomes
+# cases, the benchmarks after it are skipped, and the script exits 128 + N
+STOP="" PID=""
+stop() {
+	STOP=$1
+	[ -z "$PID" ] || kill "-$2" "$PID" 2>/dev/null
+}
 trap background_stop EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'stop 130 INT' INT
+trap 'stop 143 TERM' TERM
 background_start
 for b in $BENCHMARKS; do
+	if [ -n "$STOP" ]; then
+		report "$b-run" skip "stopped (exit $STOP) before it ran"
+		continue
+	fi
 	run_benchmark "$b"
 done
 background_stop
 
 say "result lines ($RESULT_FILE):"
 cat "$RESULT_FILE"
-exit 0
+exit "${STOP:-0}"

@@ -105,51 +105,40 @@ static void usage(FILE *out)
 		cli_prog());
 }
 
-/* 123,125-130 */
+/* --pid 123,125-130, repeatable: every item a pid or a range, none empty */
 static void parse_pids(struct config *cfg, const char *arg)
 {
-	static const struct rt_optspec spec = { "--pid", RT_OPT_INT, 1, 4194304, 0 };
-	char *copy = strdup(arg), *tok, *save = NULL, *dash;
-	int64_t lo, hi, p;
+	const char *p = arg, *comma;
+	int64_t lo, hi, pid;
+	size_t len;
 
-	if (!copy)
-		cli_die(EXIT_SYSCALL, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		dash = strchr(tok, '-');
-		if (dash)
-			*dash = 0;
-		lo = cli_opt(&spec, tok);
-		hi = dash ? cli_opt(&spec, dash + 1) : lo;
-		if (hi < lo || hi - lo >= MAX_PIDS)
-			cli_die(EXIT_USAGE, "invalid --pid '%s': expected pids or ranges LO-HI, "
-				"at most %d in all", arg, MAX_PIDS);
-		for (p = lo; p <= hi; p++) {
-			if (cfg->npids == MAX_PIDS)
-				cli_die(EXIT_USAGE, "invalid --pid '%s': at most %d pids", arg,
-					MAX_PIDS);
-			cfg->pids[cfg->npids++] = (pid_t)p;
-		}
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (rt_parse_range(p, len, 1, 4194304, &lo, &hi))
+			cli_die(EXIT_USAGE, "invalid --pid '%s': expected pids and ranges LO-HI "
+				"(1-4194304, LO <= HI), comma-separated, e.g. 123,125-130", arg);
+		if (hi - lo >= (int64_t)(MAX_PIDS - cfg->npids))
+			cli_die(EXIT_USAGE, "invalid --pid '%s': at most %d pids in all", arg,
+				MAX_PIDS);
+		for (pid = lo; pid <= hi; pid++)
+			cfg->pids[cfg->npids++] = (pid_t)pid;
+		if (!comma)
+			break;
+		p = comma + 1;
 	}
-	free(copy);
-	if (!cfg->npids)
-		cli_die(EXIT_USAGE, "invalid --pid '%s': expected pids or ranges LO-HI", arg);
 }
 
+/* --prio 50 or 40-60 */
 static void parse_prio(struct config *cfg, const char *arg)
 {
-	static const struct rt_optspec spec = { "--prio", RT_OPT_INT, 1, 99, 0 };
-	char *copy = strdup(arg), *dash;
+	int64_t lo, hi;
 
-	if (!copy)
-		cli_die(EXIT_SYSCALL, "out of memory");
-	dash = strchr(copy, '-');
-	if (dash)
-		*dash = 0;
-	cfg->prio_lo = (int)cli_opt(&spec, copy);
-	cfg->prio_hi = dash ? (int)cli_opt(&spec, dash + 1) : cfg->prio_lo;
-	free(copy);
-	if (cfg->prio_hi < cfg->prio_lo)
-		cli_die(EXIT_USAGE, "invalid --prio '%s': expected LO-HI with LO <= HI, 1-99", arg);
+	if (rt_parse_range(arg, strlen(arg), 1, 99, &lo, &hi))
+		cli_die(EXIT_USAGE, "invalid --prio '%s': expected a priority or LO-HI, 1-99 with "
+			"LO <= HI", arg);
+	cfg->prio_lo = (int)lo;
+	cfg->prio_hi = (int)hi;
 }
 
 static void parse(struct config *cfg, int argc, char **argv)
@@ -254,8 +243,10 @@ static int note_task(struct survey *s, pid_t pid, int prio)
 		size_t cap = s->cap ? 2 * s->cap : 1024, k;
 
 		s->tasks = calloc(cap, sizeof(*s->tasks));
-		if (!s->tasks)
+		if (!s->tasks) {
+			s->tasks = old.tasks;	/* kept whole, freed by the caller */
 			return -ENOMEM;
+		}
 		s->cap = cap;
 		s->ntasks = 0;
 		for (k = 0; k < old.cap; k++)

@@ -49,6 +49,7 @@ struct bench_run {
 	int mlock_err;			/* errno of mlockall(), 0 when memory is locked */
 	bool denied;			/* creating a SCHED_FIFO thread was refused */
 	int interrupted;		/* the signal that stopped the run, or 0 */
+	bool cut_short;			/* it came before the run had its whole time */
 	int unfinished;			/* threads still running after the signal's grace */
 	void *own;			/* the program's own results: bench.own_size bytes */
 };
@@ -74,6 +75,7 @@ struct bench {
 	struct rt_work work;		/* the calibrated busy loop */
 	struct rt_tracer *tracer;	/* --trace, or NULL */
 	struct bench_run *runs;		/* common->repeat of them */
+	int asked;			/* the runs asked for (-r) */
 	struct rt_row *rows;		/* their rows, run after run: one table for the summary */
 	struct bench_window *windows;	/* their windows (--trace) */
 	char *own;			/* their own results */

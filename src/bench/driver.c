@@ -19,17 +19,17 @@
 
 
 /**
- * runs_done - @runs were made, the last one cut short by signal
- * @interrupted (0: none)
+ * runs_done - @runs were made, the last one cut short by a signal if
+ * @cut_short (a signal after a run had its whole time leaves it whole)
  *
  * The statistics (mean ± sd, the JSON summary) cover the whole runs: a run
  * a signal cut short is left out of them when there are whole ones, and
  * kept in the result file, marked partial.
  */
-static void runs_done(struct cli_common *co, int runs, int interrupted)
+static void runs_done(struct cli_common *co, int runs, bool cut_short)
 {
 	co->repeat = runs;
-	co->complete = interrupted && runs > 1 ? runs - 1 : runs;
+	co->complete = cut_short && runs > 1 ? runs - 1 : runs;
 }
 
 /**
@@ -87,7 +87,15 @@ static void print_partial(const struct bench *b)
 
 	if (!last->interrupted)
 		return;
-	if (complete < runs)
+	if (!last->cut_short && runs == b->asked)
+		printf("\nnote: %s came after the last run had its whole time: every run is "
+		       "whole\n", bench_signal_name(last->interrupted));
+	else if (!last->cut_short)
+		printf("\nPARTIAL: %s came after run %d had its whole time: %d whole run%s of %d "
+		       "asked\n",
+		       bench_signal_name(last->interrupted), runs, runs, runs == 1 ? "" : "s",
+		       b->asked);
+	else if (complete < runs)
 		printf("\nPARTIAL: %s stopped run %d after %.3f s; the figures are those of the "
 		       "%d whole run%s before it (run %d is in the result file, marked partial)\n",
 		       bench_signal_name(last->interrupted), runs, secs, complete,
@@ -141,7 +149,9 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 	bench_json_summary(j, &b->sum);
 	if (ops->json_tail)
 		ops->json_tail(j, b);
-	rt_json_bool(j, "partial", rc > 128);
+	/* fewer whole runs than asked, or the only one cut short */
+	rt_json_bool(j, "partial", rc > 128 && (b->common->complete < b->asked ||
+						b->runs[b->common->repeat - 1].cut_short));
 	bench_result_commit(res, rc);
 }
 
@@ -247,6 +257,7 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 	int repeat = b->common->repeat, i, ret;
 	char err[512], run[32] = "";
 
+	b->asked = repeat;
 	for (i = 0; i < repeat; i++) {
 		struct bench_run *r = &b->runs[i];
 
@@ -282,7 +293,7 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 			break;
 		}
 	}
-	runs_done(b->common, repeat, b->runs[repeat - 1].interrupted);
+	runs_done(b->common, repeat, b->runs[repeat - 1].cut_short);
 	if (b->tracer)
 		analyse_trace(b, (size_t)repeat);
 }

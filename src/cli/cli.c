@@ -131,6 +131,8 @@ void cli_warn(const char *fmt, ...)
 void cli_no_rt_privilege(int prio, int err)
 {
 	struct rt_privilege priv;
+	char exe[PATH_MAX];
+	ssize_t n;
 
 	rt_sched_privilege(&priv, "/proc", "/sys/fs/cgroup");
 	if (priv.cgroup_no_rt)
@@ -144,10 +146,13 @@ void cli_no_rt_privilege(int prio, int err)
 			"has %s; check RT group scheduling (cpu.rt_runtime_us of its cgroup) and "
 			"security modules",
 			prio, strerror(-err), priv.root ? "root" : "CAP_SYS_NICE");
+	/* setcap takes the program's own file: installed, not the link in bin/ */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
 	cli_die(EXIT_MISSING,
 		"cannot run SCHED_FIFO threads at priority %d: %s; run as root, or grant "
 		"CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep %s), or raise RLIMIT_RTPRIO "
 		"to %d (now %ld; ulimit -r, limits.conf rtprio)",
-		prio, strerror(-err), prog, prio, priv.rlimit_rtprio);
+		prio, strerror(-err), *exe ? exe : prog, prio, priv.rlimit_rtprio);
 }
 

@@ -44,6 +44,38 @@ int rt_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
+/**
+ * rt_parse_range - the first @len characters of @s as N or LO-HI: whole
+ * numbers from @min to @max (no sign), LO <= HI
+ *
+ * Returns 0, -EINVAL (not N or LO-HI: an empty side, a second dash, a sign,
+ * anything else), or -ERANGE (out of @min-@max, or HI below LO).
+ */
+int rt_parse_range(const char *s, size_t len, int64_t min, int64_t max, int64_t *lo, int64_t *hi)
+{
+	char buf[48], *dash;
+	int ret;
+
+	if (!len || len >= sizeof(buf) || !isdigit((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[len - 1]))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	dash = strchr(buf, '-');
+	if (dash) {
+		*dash = '\0';
+		/* "1-2-3": the second side must be a number alone */
+		if (!isdigit((unsigned char)dash[1]) || strchr(dash + 1, '-'))
+			return -EINVAL;
+	}
+	ret = rt_parse_int(buf, min, max, lo);
+	if (!ret)
+		ret = dash ? rt_parse_int(dash + 1, min, max, hi) : (*hi = *lo, 0);
+	if (!ret && *hi < *lo)
+		ret = -ERANGE;
+	return ret;
+}
+
 static const struct {
 	const char *suffix;
 	uint64_t ns;

@@ -26,6 +26,7 @@ struct rt_optspec {
 #define RT_OPT_ERRLEN 256
 
 int rt_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+int rt_parse_range(const char *s, size_t len, int64_t min, int64_t max, int64_t *lo, int64_t *hi);
 int rt_parse_duration(const char *s, uint64_t bare_unit_ns, int64_t min_ns, int64_t max_ns,
 		      int64_t *out_ns);
 int rt_opt_parse(const struct rt_optspec *spec, const char *arg, int64_t *out, char *err,

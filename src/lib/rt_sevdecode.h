@@ -21,6 +21,7 @@ struct tep_format_field;
 struct rt_sev_decoder {
 	struct tep_handle *tep;
 	int id[RT_SEV_TYPES];		/* each event's id, -1 if absent */
+	const char *missing[RT_SEV_TYPES];	/* the field an event in the formats lacks, or NULL */
 	struct tep_format_field *field[RT_SEV_TYPES][RT_SEV_NFIELDS];
 	int print_id;			/* ftrace:print, the markers; -1 if absent */
 	struct tep_format_field *print_buf, *common_pid;

@@ -28,8 +28,9 @@ static const char *const comms[RT_SEV_TYPES][2] = {
 /**
  * rt_sev_decoder_init - find the events and their fields in @tep's formats
  *
- * An event the formats lack, or whose fields are not all there, keeps id -1
- * and is never decoded; the caller says whether that matters.
+ * An event the formats lack, or whose fields are not all there (the first
+ * one missing in d->missing), keeps id -1 and is never decoded; the caller
+ * says whether that matters.
  */
 void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
 {
@@ -43,8 +44,10 @@ void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
 		ev = tep_find_event_by_name(tep, "sched", rt_sev_names[i]);
 		for (f = 0; ev && f < RT_SEV_NFIELDS && fields[i][f]; f++) {
 			d->field[i][f] = tep_find_field(ev, fields[i][f]);
-			if (!d->field[i][f])
+			if (!d->field[i][f]) {
+				d->missing[i] = fields[i][f];
 				ev = NULL;
+			}
 		}
 		if (ev)
 			d->id[i] = ev->id;

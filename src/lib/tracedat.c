@@ -100,6 +100,12 @@ static int choose_buffer(struct rt_tracedat *d, const char *name, const char *pa
 static int find_events(struct rt_tracedat *d, const char *path, char *err, size_t len)
 {
 	rt_sev_decoder_init(&d->dec, d->tep);
+	if (d->dec.missing[RT_SEV_SWITCH]) {
+		snprintf(err, len, "%s: its sched:sched_switch format has no field '%s' (not the "
+			 "kernel's format, or a damaged file): cannot analyse it", path,
+			 d->dec.missing[RT_SEV_SWITCH]);
+		return -EINVAL;
+	}
 	if (d->dec.id[RT_SEV_SWITCH] < 0) {
 		snprintf(err, len, "%s has no sched:sched_switch events to analyse (record them: "
 			 "trace-cmd record -e sched ...)", path);
@@ -112,7 +118,7 @@ static int setup(struct rt_tracedat *d, const char *path, const char *buffer, ch
 		 size_t len)
 {
 	/* never waited on: a FIFO opens at once, and is refused */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret;
 
 	if (fd < 0 || fstat(fd, &d->st)) {
 		int e = errno;
@@ -139,8 +145,9 @@ static int setup(struct rt_tracedat *d, const char *path, const char *buffer, ch
 		snprintf(err, len, "%s: no event formats", path);
 		return -EINVAL;
 	}
-	if (find_events(d, path, err, len))
-		return -ENOENT;
+	ret = find_events(d, path, err, len);
+	if (ret)
+		return ret;
 	return choose_buffer(d, buffer, path, err, len);
 }
 

@@ -244,6 +244,8 @@ static int wait_threads(struct mig_run *run, int started, int64_t deadline,
 			int64_t grace = rt_now_ns(CLOCK_MONOTONIC) + SIGNAL_GRACE_NS;
 
 			out->interrupted = rt_stop_signal(run->stop_req);
+			/* timed: before its duration was over; else: before its threads ended */
+			out->cut_short = measuring || (!cfg->mode->timed && finished < started);
 			measuring = false;
 			atomic_store(&run->stop, true);
 			deadline = grace < deadline ? grace : deadline;

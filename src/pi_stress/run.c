@@ -212,6 +212,7 @@ static int watch(struct pis_run *run, char *err, size_t len)
 		now = rt_now_ns(CLOCK_MONOTONIC);
 		if (rt_stop_signal(run->stop_req) && !run->out->interrupted) {
 			run->out->interrupted = rt_stop_signal(run->stop_req);
+			run->out->cut_short = now < deadline;
 			atomic_store(&run->stop, true);
 		}
 		all_done = true;

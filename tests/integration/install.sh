@@ -28,6 +28,16 @@ check "  nothing in bin or man but rtsched-*" test ! -s "$TMP/other" || diag "$T
 check "  rtsched-pi_stress.8 is titled as installed" grep -q '^\.TH RTSCHED-PI_STRESS 8' "$D/usr/share/man/man8/rtsched-pi_stress.8"
 check "  rtsched-compare.1 names the command as installed" \
 	bash -c "grep -q '^\.B rtsched-compare' '$D/usr/share/man/man1/rtsched-compare.1' && ! grep -q 'scripts/compare' '$D/usr/share/man/man1/rtsched-compare.1'"
+grep -n '^\.BR \(migrate\|pi_stress\|analyse\) (\|[^-]\b\(migrate\|pi_stress\)(8)\|[^-]\banalyse(1)' \
+	"$D"/usr/share/man/man?/* >"$TMP/xref"
+check "  the installed pages refer to each other by their installed names (rtsched-migrate(8))" \
+	test ! -s "$TMP/xref" || diag "$TMP/xref"
+chmod 755 "$TMP"
+run_bounded 30 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+	"$D/usr/bin/rtsched-migrate" -d 0.1
+check "  as a user without RT privilege, the installed migrate names its own file for setcap (exit $rc)" \
+	bash -c "[ $rc -eq 4 ] && grep -qF 'setcap cap_sys_nice,cap_ipc_lock+ep $D/usr/libexec/rtsched/migrate)' '$TMP/err'" ||
+	diag "$TMP/err"
 for m in "$D"/usr/share/man/man?/*; do
 	groff -man -ww -z "$m" 2>"$TMP/groff"
 	check "  ${m##*/} renders without warnings" test ! -s "$TMP/groff" || diag "$TMP/groff"

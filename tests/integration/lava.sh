@@ -168,6 +168,37 @@ check "a bad THREADS is the run's failure with migrate's own line" \
 	eval '[ $rc -eq 0 ] && grep -qx "migrate-run fail" "$TMP/def/output/result.txt" && grep -q "invalid --threads" "$TMP/def/output/migrate-run.log"'
 run_bounded 60 sh "$TMP/def/rtsched.sh" -x
 check "rtsched.sh with an unknown option: exit 2, usage" eval '[ $rc -eq 2 ] && grep -q usage "$TMP/err"'
+R=$TMP/def/output/result.txt
+run_bounded 60 sh "$TMP/def/rtsched.sh" -R "$TOP" -b ''
+check "-b '': exit 0, one failing case saying what BENCHMARKS takes" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$R")" = "rtsched-run fail" ] && grep -q "expected migrate, pi_stress or both" "$TMP/def/output/rtsched-run.log"'
+run_bounded 60 sh "$TMP/def/rtsched.sh" -R "$TOP" -b 'migrate migrate'
+check "-b 'migrate migrate': one failing case, no duplicated names" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$R")" = "migrate-run fail" ] && grep -q "given twice" "$TMP/def/output/migrate-run.log"'
+run_bounded 120 sh "$TMP/def/rtsched.sh" -R "$TOP" -b migrate -t 3 -d 0.3s -r 1 \
+	-B "$TOP/results/reference/lwn-2011-after-pi.json" -f 'migrated:highest>50% bogus iterations:99>5%'
+check "one malformed FAIL_IF word: the other cases all there (exit $rc)" \
+	eval '[ $rc -eq 0 ] && grep -qx "migrate-run pass" "$R" && grep -q "^migrate-t2-migrated pass" "$R"' || diag "$R"
+check "  the good condition judged, each bad one a failing case of its own" \
+	eval 'grep -q "^migrate-fail-if-migrated-highest-rose-50pct " "$R" && grep -qx "migrate-fail-if-invalid-2 fail" "$R" &&
+		grep -qx "migrate-fail-if-invalid-3 fail" "$R" && grep -q "expected COLUMN:ROW" "$TMP/def/output/migrate-fail-if-invalid-2.log"' ||
+	diag "$R"
+# SIGTERM to the script while a benchmark runs: it is told, its result becomes cases
+sh "$TMP/def/rtsched.sh" -R "$TOP" -b 'migrate pi_stress' -t 3 -d 5s -r 1 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 100); do
+	pgrep -f "$TOP/migrate .*--json $TMP/def/output/migrate.json" >/dev/null && break
+	sleep 0.1
+done
+sleep 1.5
+kill -TERM $pid
+timeout -s KILL 30 tail --pid=$pid -f /dev/null
+wait $pid
+rc=$?
+check "SIGTERM to rtsched.sh mid-run: exit 143 (got $rc), within the benchmark's grace" test "$rc" -eq 143
+check "  migrate's result, stopped, became cases: the run's and its rows" \
+	eval 'grep -qx "migrate-run fail" "$R" && grep -q "^migrate-t2-iterations pass" "$R"' || diag "$R"
+check "  and pi_stress, not run, is a skip" grep -qx "pi_stress-run skip" "$R" || diag "$R"
 
 # --- batch --ktap through the kernel's KTAP parser
 kunit=${RTSCHED_CACHE:-$HOME/.cache/rtsched}/kunit-6.1

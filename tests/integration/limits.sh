@@ -77,4 +77,11 @@ bad_inputs analyse <<'BAD'
 --pid 1 --limit 0 x.dat|2|invalid --limit '0'
 --pid 1 --limit 2h x.dat|2|invalid --limit '2h'
 --regime both|2|no trace.dat given
+--pid 5- x.dat|2|invalid --pid '5-': expected pids and ranges LO-HI
+--pid -5 x.dat|2|invalid --pid '-5': expected pids and ranges LO-HI
+--pid 1 --pid ,,, x.dat|2|invalid --pid ',,,': expected pids and ranges LO-HI
+--pid 1,,2 x.dat|2|invalid --pid '1,,2': expected pids and ranges LO-HI
+--pid 3-2 x.dat|2|invalid --pid '3-2': expected pids and ranges LO-HI \(1-4194304, LO <= HI\)
+--prio 50- x.dat|2|invalid --prio '50-': expected a priority or LO-HI, 1-99 with LO <= HI$
+--prio 1-2-3 x.dat|2|invalid --prio '1-2-3': expected a priority or LO-HI, 1-99 with LO <= HI$
 BAD

@@ -15,7 +15,7 @@ command -v setpriv >/dev/null || { skip "setpriv (util-linux) is missing"; exit 
 # Mode 0755 up to U, which is 0777 without the sticky bit: "nobody" can
 # rename and plant there; V (the victims) is root's.
 R=$(mktemp -d /tmp/rtsched-links-XXXXXX)
-trap 'rm -rf "$R"' EXIT
+tap_cleanup='rm -rf "$R"'
 chmod 0755 "$R"
 U=$R/shared V=$R/victims
 mkdir -p "$U" "$V/dir"

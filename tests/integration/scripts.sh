@@ -56,6 +56,26 @@ run_bounded 60 scripts/result-lines --fail-if 'migrated:highest>1%' "$B"
 check "result-lines --fail-if without --baseline: exit 2 (got $rc), one line" \
 	eval '[ $rc -eq 2 ] && one_line "needs --baseline"'
 
+# --- every cell once; a duration exactly as the benchmarks read it
+for a in "--modes paired --pi on,on" "--threads 2,3,2" "--modes paired,paired"; do
+	# shellcheck disable=SC2086 # the options split
+	run_bounded 30 scripts/batch --dry-run $a
+	check "batch $a: exit 2 (got $rc), one line naming the value given twice" \
+		eval '[ $rc -eq 2 ] && one_line "given 2 times: each cell once" && [ ! -s "$TMP/out" ]'
+done
+run_bounded 30 scripts/batch --dry-run --duration 0.0099999999999999999
+check "batch --duration 0.0099999999999999999: exit 2 (got $rc): under 10 ms, as migrate reads it" \
+	eval '[ $rc -eq 2 ] && one_line "invalid --duration .0.0099999999999999999.: expected 10ms to 24h"'
+run_bounded 30 scripts/batch --dry-run --duration 0.01 --modes contention --pi off
+check "batch --duration 0.01: accepted (exit $rc)" test "$rc" -eq 0
+
+# --- --help is help: exit 0, on stdout
+for s in soak install-deps; do
+	run_bounded 30 scripts/$s --help
+	check "$s --help: exit 0 (got $rc), its usage on stdout" \
+		eval '[ $rc -eq 0 ] && grep -q "scripts/$s" "$TMP/out" && [ ! -s "$TMP/err" ]'
+done
+
 # --- a closed pipe on stdout
 closed_pipe 60 scripts/compare "$A" "$B"
 check "compare with stdout a closed pipe: exit 3 (got $rc), one line" \

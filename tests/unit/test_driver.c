@@ -133,6 +133,8 @@ static int spin_run(struct bench *b, struct bench_run *r, char *err, size_t len)
 	}
 	rt_sleep_until_intr(r->start_ns + run.cfg->duration_ns);
 	r->interrupted = rt_stop_signal(b->stop);
+	r->cut_short = r->interrupted &&
+		       rt_now_ns(CLOCK_MONOTONIC) < r->start_ns + run.cfg->duration_ns;
 	atomic_store(&run.stop, true);
 	r->have_migrations = true;
 	for (i = 0; i < b->nr_threads; i++) {
@@ -177,6 +179,7 @@ static const struct bench_ops spin_ops = {
 static int stand_in_status;	/* 0, or what run() returns */
 static int stand_in_signal;	/* the signal that "interrupts" this run */
 static int stand_in_interrupt_run = -1;
+static bool stand_in_cut_short;	/* the signal came before the run's time was over */
 static bool stand_in_fails_check;
 
 static int stand_in_runs;
@@ -201,8 +204,10 @@ static int stand_in_run(struct bench *b, struct bench_run *r, char *err, size_t 
 	r->end_ns = r->start_ns + RT_NSEC_PER_SEC / 2;
 	r->have_migrations = true;
 	stand_in_run_rows(r);
-	if (stand_in_runs == stand_in_interrupt_run)
+	if (stand_in_runs == stand_in_interrupt_run) {
 		r->interrupted = stand_in_signal;
+		r->cut_short = stand_in_cut_short;
+	}
 	stand_in_runs++;
 	return 0;
 }
@@ -387,22 +392,48 @@ TEST_TIMEOUT(failed_check_exits_1, 30)
 	EXPECT_CONTAINS(o.json, "\"return_code\": 1");
 }
 
+/* the stand-in with @args, SIGTERM "arriving" in its second run */
+static void interrupt_second_run(struct outcome *o, bool cut_short, const char *args)
+{
+	stand_in_runs = 0;
+	stand_in_interrupt_run = 1;
+	stand_in_signal = SIGTERM;
+	stand_in_cut_short = cut_short;
+	invoke(&stand_in_ops, o, args);
+}
+
 TEST_TIMEOUT(interrupted_run_is_partial, 30)
 {
 	struct outcome o;
 
 	need_rt();
-	stand_in_runs = 0;
-	stand_in_interrupt_run = 1;
-	stand_in_signal = SIGTERM;
-	invoke(&stand_in_ops, &o, "-q -r 3");
+	interrupt_second_run(&o, true, "-q -r 3");
 	EXPECT_EQ(o.status, 128 + SIGTERM);
 	EXPECT_CONTAINS(o.out, "PARTIAL: SIGTERM stopped run 2 after 0.500 s; the figures are "
 			       "those of the 1 whole run before it");
 	/* one whole run: its rows, not mean ± sd */
 	EXPECT(!strstr(o.out, "\u00b1"), "the table of one run: %s", o.out);
 	EXPECT_EQ(lines_with(o.json, "\"rows\""), 2 + 1);	/* the partial run kept */
-	EXPECT_CONTAINS(o.json, "\"partial\": true");
+	EXPECT_EQ(lines_with(o.json, "\"partial\": true"), 2);	/* run 2, and the result */
+}
+
+/* a signal after a run had its whole time: that run is whole, the repeats end */
+TEST_TIMEOUT(signal_after_a_whole_run, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	interrupt_second_run(&o, false, "-q -r 3");
+	EXPECT_EQ(o.status, 128 + SIGTERM);
+	EXPECT_CONTAINS(o.out, "PARTIAL: SIGTERM came after run 2 had its whole time: 2 whole "
+			       "runs of 3 asked");
+	EXPECT_CONTAINS(o.out, "\u00b1");	/* two runs: mean ± sd */
+	EXPECT_EQ(lines_with(o.json, "\"rows\""), 2 + 1);
+	EXPECT_EQ(lines_with(o.json, "\"partial\": true"), 1);	/* the result: 2 of 3 */
+	interrupt_second_run(&o, false, "-q -r 2");
+	EXPECT_CONTAINS(o.out, "note: SIGTERM came after the last run had its whole time: every "
+			       "run is whole");
+	EXPECT(!strstr(o.json, "\"partial\": true"), "nothing partial: %s", o.json);
 }
 
 TEST(bad_option_one_line_exit_2)
