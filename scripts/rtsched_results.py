@@ -620,6 +620,45 @@ class PrivateDir:
         self.close()
 
 
+def sweep_temporaries(path):
+    """Remove what a killed run left beside PATH: PATH.tmp.XXXXXX files and
+    private folders of this user that no live process locks (the programs
+    lock theirs while they run). Returns how many went."""
+    import fcntl
+    import stat as st_mod
+    folder, base = os.path.split(path)
+    folder = folder or "."
+    gone = 0
+    for name in os.listdir(folder):
+        if not (name.startswith(f"{base}.tmp.") and len(name) == len(base) + 11):
+            continue
+        full = os.path.join(folder, name)
+        try:
+            st = os.lstat(full)
+            if st.st_uid != os.geteuid() or not (st_mod.S_ISREG(st.st_mode)
+                                                  or st_mod.S_ISDIR(st.st_mode)):
+                continue
+            is_dir = st_mod.S_ISDIR(st.st_mode)
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+                         | (os.O_DIRECTORY if is_dir else 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if is_dir:
+                for n in os.listdir(fd):
+                    os.unlink(n, dir_fd=fd)
+                os.rmdir(full)
+            else:
+                os.unlink(full)
+            gone += 1
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return gone
+
+
 def write_new(path, write):
     """Write PATH whole or not at all and never over an existing file: WRITE
     fills a file (mode 0666 less the umask) in a private folder beside it,

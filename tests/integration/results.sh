@@ -188,3 +188,19 @@ check "batch: a cell past --timeout fails (exit $rc)" test "$rc" -eq 1
 check "  stopped by SIGTERM, which it says" \
 	grep -q '^FAIL  migrate-contention .*stopped by SIGTERM after the 1 s timeout' "$TMP/out"
 check "  no temporary file left in the results" test -z "$(find "$TMP/res-timeout" -name '*.tmp.*')"
+# a cell that ignores SIGTERM is killed 10 s later; what it left goes with it
+cat >"$TMP/fakebin/migrate" <<'EOF'
+#!/bin/sh
+# ignores SIGTERM, leaves a temporary file and a temporary folder as the real one's
+for a; do json=$a; done
+: >"$json.tmp.AbC123"
+mkdir "$json.tmp.DeF456" && : >"$json.tmp.DeF456/trace.dat.rtsched-1-2.cpu0"
+trap '' TERM
+while :; do sleep 0.1; done
+EOF
+run_bounded 60 scripts/batch --modes contention --pi off --repeat 1 --duration 1s --timeout 1 \
+	--bin "$TMP/fakebin" --results "$TMP/res-killed"
+check "batch: a cell that ignores SIGTERM is killed (exit $rc)" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'killed after the 1 s timeout and 10 s more' '$TMP/out'"
+check "  and what it left (a file, a folder) is removed" \
+	test -z "$(find "$TMP/res-killed" -name '*.tmp.*')" || find "$TMP/res-killed" | diag

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
 from rtsched_results import parse_fail_if, trace_samples, traced  # noqa: E402
 from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
+from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
@@ -133,5 +134,48 @@ b = scheduler_settings(system("6.12.1", {"regime": "fair_server", "fair_server_c
                                          "sched_ext": "not built"}))
 ok([k for k in a if a[k] != b[k]] == ["RT bandwidth", "RT_PUSH_IPI"],
    f"two results differ in the regime and RT_PUSH_IPI: {a} / {b}")
+
+# Files written through a private folder: a folder swapped for a link, a link at
+# the name, neither is written through.
+with tempfile.TemporaryDirectory() as tmp:
+    victim = os.path.join(tmp, "victim")
+    theirs = os.path.join(tmp, "theirs")
+    os.mkdir(theirs)
+    with open(victim, "w") as f:
+        f.write("precious")
+    out = os.path.join(tmp, "p.png")
+
+    def swap_then_write(name):
+        # the moment the writer would open by name: the folder swapped for a link
+        os.rename(d_name[0], d_name[0] + ".moved")
+        os.symlink(theirs, d_name[0])
+        with open(name, "w") as f:
+            f.write("picture")
+
+    d_name = []
+    real_init = PrivateDir.__init__
+
+    def spy(self, beside):
+        real_init(self, beside)
+        d_name.append(self.name)
+    PrivateDir.__init__ = spy
+    write_new(out, swap_then_write)
+    PrivateDir.__init__ = real_init
+    ok(open(out).read() == "picture" and not os.listdir(theirs),
+       "write_new: the private folder swapped for a link mid-write, the file still ours, "
+       "nothing in the other folder")
+    ok(open(victim).read() == "precious", "  the victim untouched")
+    log = os.path.join(tmp, "run.log")
+    os.symlink(victim, log)
+    write_replacing(log, "diagnostics\n")
+    ok(not os.path.islink(log) and open(log).read() == "diagnostics\n"
+       and open(victim).read() == "precious",
+       "write_replacing: a link at the name is replaced, its target untouched")
+    raises_any(lambda: write_new(out, lambda n: None), FileExistsError, "",
+               "write_new never replaces an existing file")
+    # what is left is the hostile user's: their link and the folder they moved
+    left = sorted(x for x in os.listdir(tmp) if ".tmp." in x and not x.endswith(".moved")
+                  and not os.path.islink(os.path.join(tmp, x)))
+    ok(not left, f"  no private folder of ours left ({left})")
 
 done()
