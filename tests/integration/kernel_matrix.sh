@@ -118,7 +118,9 @@ done
 # coordinator (the highest SCHED_FIFO), the watchdog (SCHED_OTHER) and
 # pi_stress's coordinator elsewhere, as a sampler in the guest sees them
 pkg=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$')
-sampler='while :; do sleep 1; for t in /proc/[0-9]*/task/[0-9]*; do n=$(cat $t/comm 2>/dev/null); case $n in migrate|pi_stress) echo "rtsched-affinity: $n prio $(sed -n "s/^prio *: *//p" $t/sched) cpus $(sed -n "s/^Cpus_allowed_list:\t*//p" $t/status)";; esac; done; done'
+# (builtins only: a pass over every task with a fork per file took longer under
+# TCG than pi_stress's whole run, and once saw none of its threads)
+sampler='while :; do for t in /proc/[0-9]*/task/[0-9]*; do read -r n < $t/comm 2>/dev/null || continue; case $n in migrate|pi_stress) p=; c=; while read -r k a b; do case $k in prio) p=$b;; esac; done < $t/sched 2>/dev/null; while read -r k v; do case $k in Cpus_allowed_list:) c=$v;; esac; done < $t/status 2>/dev/null; echo "rtsched-affinity: $n prio $p cpus $c";; esac; done 2>/dev/null; sleep 0.2; done'
 placed() { # placed PROGRAM HELPERS RUN: its coordinator (the highest SCHED_FIFO) and the
 	# watchdog (SCHED_OTHER) on the CPUs HELPERS, every other thread within the CPUs RUN
 	/usr/bin/python3 - "$TMP/out" "$@" <<'EOF2'
@@ -139,11 +141,13 @@ print("#", sorted(set(" ".join(x[2:]) for x in seen)))
 if not seen:
     sys.exit(1)
 top = min(int(x[3]) for x in seen)
-# the coordinator on the helpers' CPUs; a benchmark thread within the run's, also once
-# it has left SCHED_FIFO at its end (prio 120); migrate's watchdog (120) on the helpers'
+# the coordinator on the helpers' CPUs; a SCHED_FIFO benchmark thread within the
+# run's; migrate's watchdog (120) seen on the helpers'. A thread at 120 is not
+# judged: the main thread before it places itself (on every CPU), a benchmark
+# thread that has left SCHED_FIFO at its end (the run's), the watchdog
 bad = [x for x in seen if int(x[3]) == top and cpus(x[5]) != cpus(helpers)]
-bad += [x for x in seen if int(x[3]) != top and not cpus(x[5]) <= cpus(run)
-        and not (int(x[3]) == 120 and cpus(x[5]) == cpus(helpers))]
+bad += [x for x in seen if int(x[3]) != top and int(x[3]) < 100
+        and not cpus(x[5]) <= cpus(run)]
 watchdog = any(int(x[3]) == 120 and cpus(x[5]) == cpus(helpers) for x in seen)
 sys.exit(1 if bad or (prog == "migrate" and not watchdog) else 0)
 EOF2
