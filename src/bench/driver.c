@@ -232,6 +232,20 @@ static struct bench_trace_span span_of(const struct bench *b, struct bench_run *
 	return span;
 }
 
+/*
+ * What the trace's steps returned, as the process's exit: a requirement
+ * missing here (tracefs, root, trace-cmd, a build without libtracecmd) is
+ * exit 4, a bad name exit 2, anything else exit 3; 0 goes on.
+ */
+static void trace_status(int ret, const char *err)
+{
+	if (!ret)
+		return;
+	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP)
+		cli_die(EXIT_MISSING, "%s", err);
+	cli_die(ret == -EINVAL ? EXIT_USAGE : EXIT_SYSCALL, "%s", err);
+}
+
 /* The trace.dat of every run, cut by run (the static programs analysed each as it ended). */
 static void analyse_trace(struct bench *b, size_t nruns)
 {
@@ -281,7 +295,8 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (b->tracer) {
 			struct bench_trace_span span = span_of(b, r);
 
-			bench_trace_run_done(b->tracer, &span, b->nr_threads);
+			trace_status(bench_trace_run_done(b->tracer, &span, b->nr_threads, err,
+							  sizeof(err)), err);
 		}
 		/* an unlocked run is still a run: say what it may have cost */
 		if (r->mlock_err && !i)
@@ -324,6 +339,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	struct bench_result res = { 0 };
 	const struct bench_run *last;
 	int prio, ret, rc;
+	char err[512];
 	int64_t kb;
 
 	cli_init(ops->name);
@@ -340,7 +356,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	if (b.common->json)
 		bench_result_open(&res, b.common->json);
 	if (b.common->trace_out)
-		bench_trace_out_open(b.common->trace_out);
+		trace_status(bench_trace_out_open(b.common->trace_out, err, sizeof(err)), err);
 
 	prio = b.coordinator_prio;
 	ret = rt_sched_probe(prio);
@@ -354,7 +370,8 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb :
 		     bench_trace_live() ? b.trace_run_kb : b.trace_buffer_kb;
 		/* closed at exit, after the driver's last step */
-		b.tracer = bench_trace_open((size_t)kb, b.cpus);
+		trace_status(bench_trace_open(&b.tracer, (size_t)kb, b.cpus, err, sizeof(err)),
+			     err);
 	}
 	/*
 	 * Markers are for trace-cmd: a user's own record sees the top
