@@ -442,6 +442,8 @@ TEST_TIMEOUT(interrupted_run_is_partial, 30)
 	EXPECT(!strstr(o.out, "\u00b1"), "the table of one run: %s", o.out);
 	EXPECT_EQ(lines_with(o.json, "\"rows\""), 2 + 1);	/* the partial run kept */
 	EXPECT_EQ(lines_with(o.json, "\"partial\": true"), 2);	/* run 2, and the result */
+	/* the runs asked for, not the runs made */
+	EXPECT_CONTAINS(o.json, "\"repeat\": 3,");
 }
 
 /* a signal after a run had its whole time: that run is whole, the repeats end */
