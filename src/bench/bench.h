@@ -76,6 +76,8 @@ struct bench {
 	struct rt_tracer *tracer;	/* --trace, or NULL */
 	struct bench_run *runs;		/* common->repeat of them */
 	int asked;			/* the runs asked for (-r) */
+	int done;			/* the runs made: fewer when a signal ended the repeats */
+	int whole;			/* of them, the whole ones: what the statistics cover */
 	struct rt_row *rows;		/* their rows, run after run: one table for the summary */
 	struct bench_window *windows;	/* their windows (--trace) */
 	char *own;			/* their own results */

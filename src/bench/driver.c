@@ -24,12 +24,13 @@
  *
  * The statistics (mean ± sd, the JSON summary) cover the whole runs: a run
  * a signal cut short is left out of them when there are whole ones, and
- * kept in the result file, marked partial.
+ * kept in the result file, marked partial. The runs asked for (-r) stay
+ * what the user gave (the result's config.repeat).
  */
-static void runs_done(struct cli_common *co, int runs, bool cut_short)
+static void runs_done(struct bench *b, int runs, bool cut_short)
 {
-	co->repeat = runs;
-	co->complete = cut_short && runs > 1 ? runs - 1 : runs;
+	b->done = runs;
+	b->whole = cut_short && runs > 1 ? runs - 1 : runs;
 }
 
 /**
@@ -68,7 +69,7 @@ static void print_header(const struct bench *b)
  */
 void bench_print_table(const struct bench *b, const char *caption)
 {
-	if (b->common->complete == 1) {
+	if (b->whole == 1) {
 		print_table(b->runs[0].rows, b->nr_threads, caption);
 		return;
 	}
@@ -81,7 +82,7 @@ void bench_print_table(const struct bench *b, const char *caption)
 /* What an interrupted invocation covers, said under the program's tables. */
 static void print_partial(const struct bench *b)
 {
-	int runs = b->common->repeat, complete = b->common->complete;
+	int runs = b->done, complete = b->whole;
 	const struct bench_run *last = &b->runs[runs - 1];
 	double secs = (double)(last->end_ns - last->start_ns) / RT_NSEC_PER_SEC;
 
@@ -130,7 +131,7 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 	if (ops->json_head)
 		ops->json_head(j, b);
 	rt_json_array(j, "runs");
-	for (i = 0; i < b->common->repeat; i++) {
+	for (i = 0; i < b->done; i++) {
 		const struct bench_run *r = &b->runs[i];
 
 		rt_json_object(j, NULL);
@@ -139,7 +140,7 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 		bench_json_rows(j, r->rows, b->nr_threads);
 		if (b->tracer)
 			bench_trace_json(j, &r->trace);
-		if (i >= b->common->complete)
+		if (i >= b->whole)
 			rt_json_bool(j, "partial", true);
 		if (ops->json_run_tail)
 			ops->json_run_tail(j, b, r);
@@ -150,8 +151,8 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 	if (ops->json_tail)
 		ops->json_tail(j, b);
 	/* fewer whole runs than asked, or the only one cut short */
-	rt_json_bool(j, "partial", rc > 128 && (b->common->complete < b->asked ||
-						b->runs[b->common->repeat - 1].cut_short));
+	rt_json_bool(j, "partial", rc > 128 && (b->whole < b->asked ||
+						b->runs[b->done - 1].cut_short));
 	bench_result_commit(res, rc);
 }
 
@@ -232,6 +233,20 @@ static struct bench_trace_span span_of(const struct bench *b, struct bench_run *
 	return span;
 }
 
+/*
+ * What the trace's steps returned, as the process's exit: a requirement
+ * missing here (tracefs, root, trace-cmd, a build without libtracecmd) is
+ * exit 4, a bad name exit 2, anything else exit 3; 0 goes on.
+ */
+static void trace_status(int ret, const char *err)
+{
+	if (!ret)
+		return;
+	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP)
+		cli_die(EXIT_MISSING, "%s", err);
+	cli_die(ret == -EINVAL ? EXIT_USAGE : EXIT_SYSCALL, "%s", err);
+}
+
 /* The trace.dat of every run, cut by run (the static programs analysed each as it ended). */
 static void analyse_trace(struct bench *b, size_t nruns)
 {
@@ -281,7 +296,8 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (b->tracer) {
 			struct bench_trace_span span = span_of(b, r);
 
-			bench_trace_run_done(b->tracer, &span, b->nr_threads);
+			trace_status(bench_trace_run_done(b->tracer, &span, b->nr_threads, err,
+							  sizeof(err)), err);
 		}
 		/* an unlocked run is still a run: say what it may have cost */
 		if (r->mlock_err && !i)
@@ -293,7 +309,7 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 			break;
 		}
 	}
-	runs_done(b->common, repeat, b->runs[repeat - 1].cut_short);
+	runs_done(b, repeat, b->runs[repeat - 1].cut_short);
 	if (b->tracer)
 		analyse_trace(b, (size_t)repeat);
 }
@@ -301,14 +317,14 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 /* The trace's tables, over every run. */
 static void print_trace(const struct bench *b)
 {
-	const struct bench_trace_run **runs = calloc((size_t)b->common->repeat, sizeof(*runs));
+	const struct bench_trace_run **runs = calloc((size_t)b->done, sizeof(*runs));
 	int i;
 
 	if (!runs)
 		cli_die(EXIT_SYSCALL, "out of memory");
-	for (i = 0; i < b->common->repeat; i++)
+	for (i = 0; i < b->done; i++)
 		runs[i] = &b->runs[i].trace;
-	bench_trace_print(runs, (size_t)b->common->repeat);
+	bench_trace_print(runs, (size_t)b->done);
 	free(runs);
 }
 
@@ -324,6 +340,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	struct bench_result res = { 0 };
 	const struct bench_run *last;
 	int prio, ret, rc;
+	char err[512];
 	int64_t kb;
 
 	cli_init(ops->name);
@@ -340,7 +357,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	if (b.common->json)
 		bench_result_open(&res, b.common->json);
 	if (b.common->trace_out)
-		bench_trace_out_open(b.common->trace_out);
+		trace_status(bench_trace_out_open(b.common->trace_out, err, sizeof(err)), err);
 
 	prio = b.coordinator_prio;
 	ret = rt_sched_probe(prio);
@@ -354,7 +371,8 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb :
 		     bench_trace_live() ? b.trace_run_kb : b.trace_buffer_kb;
 		/* closed at exit, after the driver's last step */
-		b.tracer = bench_trace_open((size_t)kb, b.cpus);
+		trace_status(bench_trace_open(&b.tracer, (size_t)kb, b.cpus, err, sizeof(err)),
+			     err);
 	}
 	/*
 	 * Markers are for trace-cmd: a user's own record sees the top
@@ -368,8 +386,8 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		print_header(&b);
 
 	run_all(&b, prio, main_start);
-	last = &b.runs[b.common->repeat - 1];
-	if (rt_summary_of(b.rows, (size_t)b.common->complete, b.nr_threads, &b.sum))
+	last = &b.runs[b.done - 1];
+	if (rt_summary_of(b.rows, (size_t)b.whole, b.nr_threads, &b.sum))
 		cli_die(EXIT_SYSCALL, "out of memory");
 	b.passed = ops->report(&b);
 	print_partial(&b);

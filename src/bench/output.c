@@ -85,8 +85,10 @@ void bench_output_open(struct rt_outfile *o, const char *option, const char *pat
 	if (ret)
 		cli_die(EXIT_USAGE, "invalid %s '%s': cannot create a file beside it: %s", option,
 			path, strerror(-ret));
-	if (!nr_outputs)
+	if (!nr_outputs) {
 		bench_cleanup_add(bench_output_remove_pending);
+		bench_signals_at_exit(bench_output_remove_pending);
+	}
 	options[nr_outputs] = option;
 	outputs[nr_outputs] = o;
 	nr_outputs++;

@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "output.h"
 #include "signals.h"
 
 struct rt_stop bench_stop;
@@ -48,9 +47,25 @@ static bool same_request(int sig, const siginfo_t *si)
 	       si->si_pid == first_sender && now_ns() - first_ns < SAME_REQUEST_NS;
 }
 
+/* What a second signal's exit runs: async-signal-safe functions (bench_signals_at_exit()). */
+static void (*fast_exits[4])(void);
+static volatile sig_atomic_t nr_fast_exits;
+
+/**
+ * bench_signals_at_exit - an async-signal-safe @fn that a second signal's
+ * exit runs (the outputs' temporary files), before _exit()
+ */
+void bench_signals_at_exit(void (*fn)(void))
+{
+	if (nr_fast_exits < (int)(sizeof(fast_exits) / sizeof(fast_exits[0]))) {
+		fast_exits[nr_fast_exits] = fn;
+		nr_fast_exits = nr_fast_exits + 1;
+	}
+}
+
 /*
  * A second signal exits at once, removing the trace instance and the
- * temporary files of the outputs first; when the instance is busy (its
+ * temporary files of the outputs first (bench_signals_at_exit()); when the instance is busy (its
  * recorder holds its buffers, or they are being read), it asks the main
  * thread to exit instead, which it does at its next wake-up (within
  * milliseconds), and its exit handlers stop the recorder and remove the
@@ -58,14 +73,15 @@ static bool same_request(int sig, const siginfo_t *si)
  */
 static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
-	int saved = errno;
+	int saved = errno, i;
 
 	(void)uctx;
 	if (bench_stop.signal && same_request(sig, si))
 		goto out;
 	if (bench_stop.signal) {
 		if (!cleanup_dir || !rmdir(cleanup_dir)) {
-			bench_output_remove_pending();
+			for (i = 0; i < nr_fast_exits; i++)
+				fast_exits[i]();
 			_exit(128 + bench_stop.signal);
 		}
 		bench_stop.now = 1;

@@ -21,6 +21,7 @@ void bench_signals_install(void);
 void bench_signals_block(sigset_t *old);
 void bench_signals_restore(const sigset_t *old);
 void bench_signals_cleanup_dir(const char *dir);
+void bench_signals_at_exit(void (*fn)(void));
 const char *bench_signal_name(int sig);
 
 #endif

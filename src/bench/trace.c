@@ -9,7 +9,6 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "rt_recorder.h"
 #include "rt_tracedat.h"
 #include "output.h"
@@ -72,10 +71,11 @@ void bench_trace_sweep(void)
 	rt_outfile_sweep(tmp_dir(), "rtsched-");
 }
 
-static struct rt_tracer *create_instance(size_t buffer_kb, const struct bitmask *cpus)
+/* The private instance, or a negative errno with @err saying why not. */
+static int create_instance(struct rt_tracer **tp, size_t buffer_kb, const struct bitmask *cpus,
+			   char *err, size_t len)
 {
-	struct rt_tracer *t;
-	char name[64], err[512];
+	char name[64], why[512];
 	unsigned int salt;
 	int ret, tries = 0;
 
@@ -87,13 +87,13 @@ static struct rt_tracer *create_instance(size_t buffer_kb, const struct bitmask 
 		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
 			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
 		snprintf(name, sizeof(name), "rtsched-%d-%08x", (int)getpid(), salt);
-		ret = rt_tracer_open(&t, name, buffer_kb, cpus, err, sizeof(err));
+		ret = rt_tracer_open(tp, name, buffer_kb, cpus, why, sizeof(why));
 	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
-	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP)
-		cli_die(EXIT_MISSING, "--trace: %s", err);
 	if (ret)
-		cli_die(EXIT_SYSCALL, "--trace: %s", err);
-	return t;
+		snprintf(err, len, "--trace: %s", why);
+	/* what is missing here keeps its errno; anything else failed */
+	return ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP || !ret ?
+		       ret : -EIO;
 }
 
 static bool recording(void *ctx)
@@ -102,8 +102,7 @@ static bool recording(void *ctx)
 }
 
 /**
- * bench_trace_open - the private instance and its recorder, or exit 4 saying
- * what is missing
+ * bench_trace_open - the private instance and its recorder in @tp
  *
  * trace-cmd record streams the instance to the trace.dat (--trace-out's, or
  * a temporary file) from now to bench_trace_finish(); the static programs
@@ -113,12 +112,17 @@ static bool recording(void *ctx)
  * Everything is removed at exit, which a first SIGINT, SIGTERM or SIGHUP
  * leads to, and by a second one; instances left by benchmarks that were
  * killed went at the start of the run (bench_trace_sweep()).
+ *
+ * Returns 0, or a negative errno with @err saying what failed: -ENOENT,
+ * -EACCES, -EPERM or -EOPNOTSUPP what is missing here (tracefs, root,
+ * trace-cmd), another what failed.
  */
-struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
+int bench_trace_open(struct rt_tracer **tp, size_t buffer_kb, const struct bitmask *cpus,
+		     char *err, size_t len)
 {
 	struct rt_tracer *t;
 	unsigned int salt = 0;
-	char err[512];
+	char why[512];
 	sigset_t old;
 	int ret;
 
@@ -131,28 +135,37 @@ struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus)
 	}
 	/* a signal now would find an instance not yet known to the cleanups */
 	bench_signals_block(&old);
-	t = create_instance(buffer_kb, cpus);
-	open_tracer = t;
-	instance_dir = rt_tracer_dir(t);
-	bench_signals_cleanup_dir(instance_dir);
-	bench_cleanup_add(close_tracer);
+	ret = create_instance(&t, buffer_kb, cpus, err, len);
+	if (!ret) {
+		*tp = open_tracer = t;
+		instance_dir = rt_tracer_dir(t);
+		bench_signals_cleanup_dir(instance_dir);
+		bench_cleanup_add(close_tracer);
+	}
 	bench_signals_restore(&old);
+	if (ret)
+		return ret;
 
 	ret = rt_tracer_filter(t, NULL, 0);
-	if (ret)
-		cli_die(EXIT_SYSCALL, "--trace: setting the instance's filters: %s", strerror(-ret));
+	if (ret) {
+		snprintf(err, len, "--trace: setting the instance's filters: %s", strerror(-ret));
+		return -EIO;
+	}
 	if (bench_trace_live())
-		return t;
+		return 0;
 	ret = rt_recorder_start(&recorder, rt_tracer_name(t), trace_file.lock, trace_file.name,
-				recorded, recording, t, err, sizeof(err));
-	if (ret == -ENOENT)
-		cli_die(EXIT_MISSING, "--trace: %s", err);
-	if (ret)
-		cli_die(EXIT_SYSCALL, "--trace: %s", err);
+				recorded, recording, t, why, sizeof(why));
+	if (ret) {
+		snprintf(err, len, "--trace: %s", why);
+		/* trace-cmd missing is a requirement; anything else failed */
+		return ret == -ENOENT ? ret : -EIO;
+	}
 	/* on between runs only when a run starts */
-	if (rt_tracer_stop(t))
-		cli_die(EXIT_SYSCALL, "--trace: switching the instance off: %s", strerror(EIO));
-	return t;
+	if (rt_tracer_stop(t)) {
+		snprintf(err, len, "--trace: switching the instance off: %s", strerror(EIO));
+		return -EIO;
+	}
+	return 0;
 }
 
 /**
@@ -168,27 +181,33 @@ bool bench_trace_live(void)
 /**
  * bench_trace_run_done - a run is over: the static programs analyse it now,
  * from the instance's buffers (which it empties); the others at the end,
- * from the trace.dat (bench_trace_finish()). Exits 3 when that fails.
+ * from the trace.dat (bench_trace_finish()).
+ *
+ * Returns 0, or a negative errno with @err saying what failed.
  */
-void bench_trace_run_done(struct rt_tracer *t, struct bench_trace_span *span, size_t n)
+int bench_trace_run_done(struct rt_tracer *t, struct bench_trace_span *span, size_t n,
+			 char *err, size_t len)
 {
 	static uint64_t lost_before;
 	uint64_t lost_now;
 	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
-	char err[512];
+	char why[512];
 	int ret;
 
 	if (!bench_trace_live())
-		return;
-	ret = bench_trace_analyse_live(rt_tracer_name(t), span, n, err, sizeof(err));
+		return 0;
+	ret = bench_trace_analyse_live(rt_tracer_name(t), span, n, why, sizeof(why));
 	/* a second signal while the events were read (the instance was busy) */
 	bench_exit_if_asked();
-	if (ret)
-		cli_die(EXIT_SYSCALL, "--trace: %s", err);
+	if (ret) {
+		snprintf(err, len, "--trace: %s", why);
+		return -EIO;
+	}
 	lost_now = rt_tracer_lost(t);
 	span->out->lost = lost_now - lost_before;
 	lost_before = lost_now;
 	span->out->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
+	return 0;
 }
 
 /* While the recorder writes its file: a second signal stops the wait. */
@@ -617,19 +636,28 @@ void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run)
 }
 
 /**
- * bench_trace_out_open - check and create --trace-out FILE before the run
- * (exit 2 if it exists): the recorder writes the trace.dat there, under a
- * temporary name until bench_trace_out_close()
+ * bench_trace_out_open - check and create --trace-out FILE before the run:
+ * the recorder writes the trace.dat there, under a temporary name until
+ * bench_trace_out_close() (an existing FILE is refused by the outputs)
+ *
+ * Returns 0, or with @err saying why: -EOPNOTSUPP this build writes no
+ * trace.dat, -EINVAL "-" is no file name.
  */
-void bench_trace_out_open(const char *path)
+int bench_trace_out_open(const char *path, char *err, size_t len)
 {
-	if (bench_trace_live())
-		cli_die(EXIT_MISSING, "--trace-out: this statically linked build writes no trace.dat "
-			"(libtracecmd is a shared library only): use the dynamically linked program");
-	if (!strcmp(path, "-"))
-		cli_die(EXIT_USAGE, "invalid --trace-out '%s': expected a file name", path);
+	if (bench_trace_live()) {
+		snprintf(err, len, "--trace-out: this statically linked build writes no trace.dat "
+			 "(libtracecmd is a shared library only): use the dynamically linked "
+			 "program");
+		return -EOPNOTSUPP;
+	}
+	if (!strcmp(path, "-")) {
+		snprintf(err, len, "invalid --trace-out '%s': expected a file name", path);
+		return -EINVAL;
+	}
 	bench_output_open(&trace_file, "--trace-out", path, true);
 	keep_file = true;
+	return 0;
 }
 
 /**
@@ -639,54 +667,4 @@ void bench_trace_out_close(void)
 {
 	if (keep_file && trace_file.f)
 		bench_output_commit(&trace_file, "--trace-out");
-}
-
-/**
- * bench_trace_run_init - @run's tasks, one per window of @w (@n), before
- * its events; @have_proc: the windows carry /proc's migrations
- *
- * Returns 0 or -ENOMEM. bench_trace_free() frees them.
- */
-int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window *w, size_t n,
-			 bool have_proc)
-{
-	size_t i, ncpus = 0;
-	int c;
-
-	/* the CPUs of the threads' affinities; any CPU when one is not known */
-	for (i = 0; i < n; i++) {
-		for (c = CPU_SETSIZE - 1; w[i].affinity_known && c >= 0; c--) {
-			if (CPU_ISSET(c, &w[i].affinity))
-				break;
-		}
-		ncpus = !w[i].affinity_known ? CPU_SETSIZE :
-			ncpus > (size_t)c + 1 ? ncpus : (size_t)c + 1;
-	}
-	run->tasks = calloc(n, sizeof(*run->tasks));
-	run->proc_migrations = calloc(n, sizeof(*run->proc_migrations));
-	run->cpus = calloc(ncpus ? ncpus : 1, sizeof(*run->cpus));
-	if (!run->tasks || !run->proc_migrations || !run->cpus) {
-		bench_trace_free(run);
-		return -ENOMEM;
-	}
-	run->n = n;
-	run->ncpus = ncpus;
-	run->have_proc = have_proc;
-	for (i = 0; i < n; i++) {
-		rt_sched_task_init(&run->tasks[i], w[i].tid, (uint64_t)w[i].start,
-				   (uint64_t)w[i].end);
-		rt_sched_task_affinity(&run->tasks[i], w[i].affinity_known ? &w[i].affinity : NULL);
-		run->proc_migrations[i] = w[i].proc_migrations;
-	}
-	return 0;
-}
-
-void bench_trace_free(struct bench_trace_run *run)
-{
-	free(run->tasks);
-	free(run->proc_migrations);
-	free(run->cpus);
-	run->tasks = NULL;
-	run->proc_migrations = NULL;
-	run->cpus = NULL;
 }

@@ -39,7 +39,8 @@ struct bench_trace_span {
 
 void bench_trace_sweep(void);
 enum rt_preemptor bench_trace_classify(pid_t pid, void *ctx);
-struct rt_tracer *bench_trace_open(size_t buffer_kb, const struct bitmask *cpus);
+int bench_trace_open(struct rt_tracer **tp, size_t buffer_kb, const struct bitmask *cpus,
+		     char *err, size_t len);
 
 void bench_trace_text_header(FILE *f);
 int bench_trace_analyse_file(const char *path, const char *buffer,
@@ -48,14 +49,15 @@ int bench_trace_analyse_file(const char *path, const char *buffer,
 int bench_trace_analyse_live(const char *instance, struct bench_trace_span *span, size_t n,
 			     char *err, size_t len);
 bool bench_trace_live(void);
-void bench_trace_run_done(struct rt_tracer *t, struct bench_trace_span *span, size_t n);
+int bench_trace_run_done(struct rt_tracer *t, struct bench_trace_span *span, size_t n,
+			 char *err, size_t len);
 void bench_trace_mark_windows(struct rt_tracer *t, int run, const struct bench_window *w,
 			      size_t n, enum rt_bw_regime regime, uint64_t limit_ns);
 int bench_trace_finish(struct rt_tracer *t, struct bench_trace_span *spans, size_t nruns,
 		       size_t n, char *err, size_t len);
 void bench_trace_print(const struct bench_trace_run **runs, size_t nruns);
 void bench_trace_json(struct rt_json *j, const struct bench_trace_run *run);
-void bench_trace_out_open(const char *path);
+int bench_trace_out_open(const char *path, char *err, size_t len);
 void bench_trace_out_close(void);
 int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window *w, size_t n,
 			 bool have_proc);

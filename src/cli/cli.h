@@ -38,7 +38,6 @@ struct cli_common {
 	bool cross_domain;		/* --cross-domain */
 	bool quiet;			/* -q, --quiet */
 	int repeat;			/* -r, --repeat: runs in this invocation */
-	int complete;			/* the whole runs, which the statistics cover (cli_runs_done) */
 	const char *json;		/* --json FILE */
 	bool trace;			/* --trace */
 	const char *trace_out;		/* --trace-out FILE (implies --trace) */

@@ -18,7 +18,6 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 	co->cpus = NULL;
 	co->quiet = false;
 	co->repeat = 1;
-	co->complete = 1;
 	co->json = NULL;
 	co->trace = false;
 	co->trace_out = NULL;

@@ -183,15 +183,15 @@ static bool report(struct bench *b)
 		       "this kernel has no /proc/self/task/TID/sched\n");
 	if (cfg->common.quiet)
 		return true;
-	for (r = 0; r < cfg->common.repeat; r++) {
+	for (r = 0; r < b->done; r++) {
 		d = measured_s(&b->runs[r]);
 		shortest = d < shortest ? d : shortest;
 		longest = d > longest ? d : longest;
 	}
-	if (cfg->common.repeat == 1)
+	if (b->done == 1)
 		printf("\nmeasured %.3f s", longest);
 	else
-		printf("\n%d runs, each measured %.3f-%.3f s", cfg->common.repeat, shortest, longest);
+		printf("\n%d runs, each measured %.3f-%.3f s", b->done, shortest, longest);
 	if (cfg->mode->timed) {
 		char asked[32];
 

@@ -253,7 +253,7 @@ static const struct pis_result *result(const struct bench *b, int r, int g)
 static bool report(struct bench *b)
 {
 	const struct pis_cfg *cfg = b->cfg;
-	double *v = calloc((size_t)cfg->common.repeat, sizeof(*v));
+	double *v = calloc((size_t)b->done, sizeof(*v));
 	double total = 0, secs = 0;
 	bool pass = true, have_sched = true;
 	char run[32] = "";
@@ -263,7 +263,7 @@ static bool report(struct bench *b)
 	if (!v)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	bench_print_table(b, "Task 3g is group g's low thread, 3g+1 its medium, 3g+2 its high");
-	for (r = 0; r < cfg->common.repeat; r++)
+	for (r = 0; r < b->done; r++)
 		have_sched &= b->runs[r].have_migrations;
 	if (!have_sched)
 		printf("migrated: not counted, this kernel has no /proc/self/task/TID/sched "
@@ -274,7 +274,7 @@ static bool report(struct bench *b)
 		const struct pis_result *worst = result(b, 0, g);
 		uint64_t inv = 0;
 
-		for (r = 0; r < cfg->common.repeat; r++) {
+		for (r = 0; r < b->done; r++) {
 			const struct pis_result *gr = result(b, r, g);
 
 			v[r] = rate(gr);
@@ -283,16 +283,16 @@ static bool report(struct bench *b)
 			worst = gr->wait.max > worst->wait.max ? gr : worst;
 		}
 		/* the rate of the whole runs: one cut short by a signal is left out */
-		rt_stats_of(v, (size_t)cfg->common.complete, &st);
+		rt_stats_of(v, (size_t)b->whole, &st);
 		/* over repeats: the mean rate, and the waits of the run with the longest */
 		printf("%5d %4d %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, result(b, 0, g)->cpu,
 		       (unsigned long long)inv, st.mean, us(worst->wait.median), us(worst->wait.p99),
 		       us(worst->wait.max));
-		if (cfg->common.complete > 1)
+		if (b->whole > 1)
 			printf("%18s \u00b1 %11.1f per second over %d runs; waits of the run with the "
-			       "longest\n", "", st.sd, cfg->common.complete);
+			       "longest\n", "", st.sd, b->whole);
 	}
-	for (r = 0; r < cfg->common.repeat; r++) {
+	for (r = 0; r < b->done; r++) {
 		double longest = 0;
 
 		for (g = 0; g < cfg->nr_groups; g++)
@@ -302,8 +302,8 @@ static bool report(struct bench *b)
 	}
 	printf("\nall groups: %.0f inversions in %.3f s, %.1f per second\n", total, secs,
 	       secs > 0 ? total / secs : 0.0);
-	for (r = 0; r < cfg->common.repeat; r++) {
-		if (cfg->common.repeat > 1)
+	for (r = 0; r < b->done; r++) {
+		if (b->done > 1)
 			snprintf(run, sizeof(run), "run %d ", r + 1);
 		pass &= verdicts(cfg, result(b, r, 0), run, bench_limits_words(&b->sys));
 	}
@@ -363,7 +363,7 @@ static void json_run_tail(struct rt_json *j, const struct bench *b, const struct
 static void json_tail(struct rt_json *j, const struct bench *b)
 {
 	const struct pis_cfg *cfg = b->cfg;
-	size_t n = (size_t)cfg->common.complete;
+	size_t n = (size_t)b->whole;
 	double *v = calloc(n, sizeof(*v));
 	size_t r;
 	int g;

@@ -11,7 +11,10 @@
  * and the others still run. A table-driven test runs once per row, named
  * "name/ROW" by the row's .name. Every failed check says its file and line;
  * EXPECT_* go on after a failure, ASSERT_* end the test. TEST_SKIP(why)
- * skips the test, saying why.
+ * skips the test, saying why. TEARDOWN(fn) { ... } runs after every test
+ * of the file, however it ended (what a test made on disk goes). Every C
+ * unit test uses this harness: one TAP emitter for C, as tap.bash is for
+ * bash and taplib.py for Python.
  *
  * The output is TAP: the plan first, then "ok N - name" or "not ok N -
  * name" per test, the failures as "# file:line: ..." lines before it.
@@ -181,11 +184,30 @@ static void harness_name(const struct rt_test *t, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", t->name, t->row ? "/" : "", t->row ? t->row : "");
 }
 
+/*
+ * A teardown every test of the file gets after its body, however the body
+ * ended (an ASSERT returns from it), as kselftest's FIXTURE_TEARDOWN: files
+ * and folders a test made go even when a check failed. The child leaves by
+ * _exit(), so that nothing of the parent's atexit() runs twice: atexit()
+ * would not do.
+ */
+static void (*harness_teardown)(void);
+
+#define TEARDOWN(fn)                                                                     \
+	static void fn(void);                                                              \
+	static void __attribute__((constructor)) fn##_teardown_register(void)              \
+	{                                                                                  \
+		harness_teardown = fn;                                                     \
+	}                                                                                  \
+	static void fn(void)
+
 /* In the child: run @t, say its verdict, exit. */
 static void __attribute__((noreturn)) harness_child(struct rt_test *t)
 {
 	alarm((unsigned int)t->timeout);
 	t->fn(t);
+	if (harness_teardown)
+		harness_teardown();
 	fflush(stdout);
 	_exit(t->failed ? 1 : 0);
 }

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "rt_cpus.h"
-#include "tap.h"
+#include "harness.h"
 
 static struct bitmask *mask_of(const int *cpus, int n)
 {
@@ -19,7 +19,7 @@ static struct bitmask *mask_of(const int *cpus, int n)
 	return m;
 }
 
-static void format(void)
+TEST(format)
 {
 	static const int a[] = { 0, 1, 2, 3, 6 }, b[] = { 1 }, c[] = { 0, 2, 4, 5 };
 	struct bitmask *m;
@@ -27,25 +27,26 @@ static void format(void)
 
 	m = mask_of(a, 5);
 	rt_cpus_format(m, buf, sizeof(buf));
-	tap_str(buf, "0-3,6", "ranges are joined");
-	tap_is(rt_cpus_count(m), 5, "count");
-	tap_is(rt_cpus_nth(m, 4), 6, "the fifth CPU is 6");
-	tap_is(rt_cpus_nth(m, 5), -ENOENT, "there is no sixth");
-	tap_is(rt_cpus_format(m, buf, 4), 5, "a short buffer reports the full length");
-	tap_str(buf, "0-3", "  and holds a cut, terminated string");
+	EXPECT_STR(buf, "0-3,6");
+	EXPECT_EQ(rt_cpus_count(m), 5);
+	EXPECT_EQ(rt_cpus_nth(m, 4), 6);
+	EXPECT_EQ(rt_cpus_nth(m, 5), -ENOENT);
+	/* a short buffer reports the full length, and holds a cut, terminated string */
+	EXPECT_EQ(rt_cpus_format(m, buf, 4), 5);
+	EXPECT_STR(buf, "0-3");
 	numa_free_cpumask(m);
 	m = mask_of(b, 1);
 	rt_cpus_format(m, buf, sizeof(buf));
-	tap_str(buf, "1", "a single CPU");
+	EXPECT_STR(buf, "1");
 	numa_free_cpumask(m);
 	m = mask_of(c, 4);
 	rt_cpus_format(m, buf, sizeof(buf));
-	tap_str(buf, "0,2,4-5", "singles and a range");
+	EXPECT_STR(buf, "0,2,4-5");
 	numa_free_cpumask(m);
 }
 
 /* The library must not write to stderr, even when libnuma wants to warn. */
-static void parse_silently(void)
+TEST(parse_silently)
 {
 	struct bitmask *usable = rt_cpus_usable(), *m;
 	char path[] = "/tmp/rtsched-stderr-XXXXXX";
@@ -53,9 +54,7 @@ static void parse_silently(void)
 	char list[32];
 	off_t size;
 
-	tap_ok(usable && rt_cpus_count(usable) >= 1, "the usable CPUs are known");
-	if (!usable)
-		return;
+	ASSERT(usable && rt_cpus_count(usable) >= 1, "the usable CPUs are known");
 	first = rt_cpus_nth(usable, 0);
 	fd = mkstemp(path);
 	saved = dup(2);
@@ -63,24 +62,24 @@ static void parse_silently(void)
 
 	snprintf(list, sizeof(list), "%d", first);
 	m = rt_cpus_parse(list, usable, &bad);
-	tap_ok(m && rt_cpus_count(m) == 1 && rt_cpus_nth(m, 0) == first, "'%s' parses", list);
+	EXPECT(m && rt_cpus_count(m) == 1 && rt_cpus_nth(m, 0) == first, "'%s' parses", list);
 	numa_free_cpumask(m);
 
 	errno = 0;
-	tap_ok(!rt_cpus_parse("abc", usable, &bad) && errno == EINVAL, "'abc' is EINVAL");
-	tap_ok(*rt_cpus_numa_message() != '\0', "  with libnuma's reason kept: %s",
+	EXPECT(!rt_cpus_parse("abc", usable, &bad) && errno == EINVAL, "'abc' is EINVAL");
+	EXPECT(*rt_cpus_numa_message() != '\0', "libnuma's reason kept: %s",
 	       rt_cpus_numa_message());
-	tap_ok(!rt_cpus_parse("100000", usable, &bad) && errno == EINVAL,
+	EXPECT(!rt_cpus_parse("100000", usable, &bad) && errno == EINVAL,
 	       "a CPU past the machine's is EINVAL");
-	tap_ok(!rt_cpus_parse("", usable, &bad) && errno == ENOENT, "an empty list is ENOENT");
-	tap_ok(!rt_cpus_parse("0-", usable, &bad), "'0-' is refused");
-	tap_ok(!rt_cpus_parse("1-0", usable, &bad) && errno == ERANGE,
+	EXPECT(!rt_cpus_parse("", usable, &bad) && errno == ENOENT, "an empty list is ENOENT");
+	EXPECT(!rt_cpus_parse("0-", usable, &bad), "'0-' is refused");
+	EXPECT(!rt_cpus_parse("1-0", usable, &bad) && errno == ERANGE,
 	       "a range that runs backwards, '1-0', is ERANGE (libnuma reads it as 1)");
-	tap_str(rt_cpus_numa_message(), "the range 1-0 runs backwards", "  and says so");
-	tap_ok(!rt_cpus_parse("0,3-2", usable, &bad) && errno == ERANGE,
-	       "  also after another CPU: '0,3-2'");
+	EXPECT_STR(rt_cpus_numa_message(), "the range 1-0 runs backwards");
+	EXPECT(!rt_cpus_parse("0,3-2", usable, &bad) && errno == ERANGE,
+	       "a backward range after another CPU, '0,3-2', is ERANGE");
 	m = rt_cpus_parse("0-0", usable, &bad);
-	tap_ok(m && rt_cpus_count(m) == 1, "'0-0' is CPU 0");
+	EXPECT(m && rt_cpus_count(m) == 1, "'0-0' is CPU 0");
 	if (m)
 		numa_free_cpumask(m);
 
@@ -90,45 +89,34 @@ static void parse_silently(void)
 	size = lseek(fd, 0, SEEK_END);
 	close(fd);
 	unlink(path);
-	tap_is(size, 0, "nothing was printed to stderr");
+	EXPECT_EQ(size, 0);	/* nothing was printed to stderr */
 	numa_free_cpumask(usable);
 }
 
 /* A CPU that exists but that the affinity mask excludes is EPERM. */
-static void outside_affinity(void)
+TEST(outside_affinity)
 {
 	struct bitmask *all = rt_cpus_usable(), *one, *m;
 	int bad, second;
 	char list[32];
 
-	if (rt_cpus_count(all) < 2) {
-		tap_skip("needs two usable CPUs, this process has one");
-		numa_free_cpumask(all);
-		return;
-	}
+	if (rt_cpus_count(all) < 2)
+		TEST_SKIP("needs two usable CPUs, this process has one");
 	second = rt_cpus_nth(all, 1);
 	one = numa_allocate_cpumask();
 	numa_bitmask_setbit(one, (unsigned int)rt_cpus_nth(all, 0));
-	tap_is(rt_cpus_set_affinity(one), 0, "pin to the first usable CPU");
+	ASSERT(rt_cpus_set_affinity(one) == 0, "pin to the first usable CPU");
 	numa_free_cpumask(one);
 	one = rt_cpus_usable();
-	tap_is(rt_cpus_count(one), 1, "  now one CPU is usable");
+	EXPECT_EQ(rt_cpus_count(one), 1);	/* now one CPU is usable */
 	snprintf(list, sizeof(list), "%d", second);
 	m = rt_cpus_parse(list, one, &bad);
-	tap_ok(!m && errno == EPERM && bad == second, "CPU %d outside the mask is EPERM", second);
-	tap_is(rt_cpus_set_affinity(all), 0, "restore the affinity");
-	tap_ok(rt_cpu_pin(second) == 0, "rt_cpu_pin to CPU %d", second);
-	tap_is(sched_getcpu(), second, "  runs there");
-	tap_ok(rt_cpu_node(second) >= 0, "CPU %d is on a NUMA node", second);
+	EXPECT(!m && errno == EPERM && bad == second, "CPU %d outside the mask is EPERM", second);
+	EXPECT_EQ(rt_cpus_set_affinity(all), 0);	/* restore the affinity */
+	EXPECT(rt_cpu_pin(second) == 0, "rt_cpu_pin to CPU %d", second);
+	EXPECT_EQ(sched_getcpu(), second);	/* runs there */
+	EXPECT(rt_cpu_node(second) >= 0, "CPU %d is on a NUMA node", second);
 	rt_cpus_set_affinity(all);
 	numa_free_cpumask(one);
 	numa_free_cpumask(all);
-}
-
-int main(void)
-{
-	format();
-	parse_silently();
-	outside_affinity();
-	return tap_done();
 }

@@ -313,9 +313,35 @@ static int lines_with(const char *text, const char *part)
 	return n;
 }
 
+/*
+ * The integer values of @key in @json, the rows' and the total's (a summary's are not
+ * integers): how many there are, and in @zero how many are 0.
+ */
+static int row_counts(const char *json, const char *key, int *zero)
+{
+	char pat[64];
+	const char *p = json;
+	char *end;
+	long v;
+	int n = 0;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	*zero = 0;
+	while ((p = strstr(p, pat))) {
+		p += strlen(pat);
+		v = strtol(p, &end, 10);
+		if (end == p)
+			continue;
+		n++;
+		*zero += v == 0;
+	}
+	return n;
+}
+
 TEST_TIMEOUT(third_benchmark_runs, 30)
 {
 	struct outcome o;
+	int zero;
 
 	need_rt();
 	invoke(&spin_ops, &o, "-t 2 -d 200ms");
@@ -328,8 +354,9 @@ TEST_TIMEOUT(third_benchmark_runs, 30)
 	EXPECT_CONTAINS(o.json, "\"tool\": \"spin\"");
 	EXPECT_CONTAINS(o.json, "\"duration_ns\": 200000000");
 	EXPECT_CONTAINS(o.json, "\"partial\": false");
-	/* the threads did work, which the table counts */
-	EXPECT(!strstr(o.json, "\"iterations\": 0,"), "every thread counted units: %s", o.json);
+	/* the threads did work, which each row counts */
+	EXPECT_EQ(row_counts(o.json, "iterations", &zero), 2 + 1);	/* the rows and the total */
+	EXPECT(!zero, "every thread counted units: %s", o.json);
 }
 
 TEST_TIMEOUT(repeats_give_mean_and_sd, 30)
@@ -415,6 +442,8 @@ TEST_TIMEOUT(interrupted_run_is_partial, 30)
 	EXPECT(!strstr(o.out, "\u00b1"), "the table of one run: %s", o.out);
 	EXPECT_EQ(lines_with(o.json, "\"rows\""), 2 + 1);	/* the partial run kept */
 	EXPECT_EQ(lines_with(o.json, "\"partial\": true"), 2);	/* run 2, and the result */
+	/* the runs asked for, not the runs made */
+	EXPECT_CONTAINS(o.json, "\"repeat\": 3,");
 }
 
 /* a signal after a run had its whole time: that run is whole, the repeats end */

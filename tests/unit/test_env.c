@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The environment as /sys describes it, from a fixture tree. */
 #include "rt_env.h"
-#include "tap.h"
+#include "harness.h"
 
 static struct bitmask *mask_of(int first, int last)
 {
@@ -13,30 +13,39 @@ static struct bitmask *mask_of(int first, int last)
 	return m;
 }
 
-int main(void)
+/* rt_env_read of the CPUs @first-@last in the tree @root */
+static void env_of(struct rt_env *e, int first, int last, const char *root)
 {
-	struct bitmask *cpus;
+	struct bitmask *cpus = mask_of(first, last);
+
+	rt_env_read(e, cpus, root);
+	numa_free_cpumask(cpus);
+}
+
+TEST(offline_cpus_and_mixed_governors)
+{
 	struct rt_env e;
 
-	if (numa_num_possible_cpus() < 2) {
-		tap_skip("the fixture's CPU lists name CPU 1, which this machine cannot have");
-		return tap_done();
-	}
-	cpus = mask_of(0, 1);
-	rt_env_read(&e, cpus, "tests/fixtures/sys-env");
-	tap_str(e.offline, "1", "offline CPUs");
-	tap_str(e.governor, "mixed", "governors differ: mixed");
-	numa_free_cpumask(cpus);
+	if (numa_num_possible_cpus() < 2)
+		TEST_SKIP("the fixture's CPU lists name CPU 1, which this machine cannot have");
+	env_of(&e, 0, 1, "tests/fixtures/sys-env");
+	EXPECT_STR(e.offline, "1");
+	EXPECT_STR(e.governor, "mixed");
+}
 
-	cpus = mask_of(0, 0);
-	rt_env_read(&e, cpus, "tests/fixtures/sys-env");
-	tap_str(e.governor, "performance", "CPU 0 alone: performance");
-	numa_free_cpumask(cpus);
+TEST(one_cpu_one_governor)
+{
+	struct rt_env e;
 
-	cpus = mask_of(0, 0);
-	rt_env_read(&e, cpus, "tests/fixtures/none");
-	tap_ok(!e.governor[0] && !e.offline[0],
-	       "nothing readable: everything unknown or empty");
-	numa_free_cpumask(cpus);
-	return tap_done();
+	env_of(&e, 0, 0, "tests/fixtures/sys-env");
+	EXPECT_STR(e.governor, "performance");
+}
+
+TEST(nothing_readable_is_unknown)
+{
+	struct rt_env e;
+
+	env_of(&e, 0, 0, "tests/fixtures/none");
+	EXPECT(!e.governor[0] && !e.offline[0], "governor '%s', offline '%s': expected empty",
+	       e.governor, e.offline);
 }

@@ -51,6 +51,13 @@ static void sample_says_lines(struct rt_test *_t)
 	EXPECT(0, "first line\nnot ok 99 - a line of the message");
 }
 
+/* after every test, however it ended: here it says so, for the samples */
+TEARDOWN(say_teardown)
+{
+	if (getenv("HARNESS_SELFTEST"))
+		printf("# teardown ran\n");
+}
+
 static void __attribute__((constructor)) samples(void)
 {
 	if (!getenv("HARNESS_SELFTEST"))
@@ -95,13 +102,16 @@ TEST_TIMEOUT(verdicts_of_the_samples, 20)
 
 	EXPECT_EQ(run_samples("example", out, sizeof(out)), 1);
 	EXPECT_CONTAINS(out, "TAP version 13\n1..6\n");
-	EXPECT_CONTAINS(out, "not ok 1 - example_fails\n");
+	/* the teardown after a test that an ASSERT ended, and after a passing one */
+	EXPECT_CONTAINS(out, "# teardown ran\nnot ok 1 - example_fails\n");
+	EXPECT_CONTAINS(out, "# teardown ran\nok 5 - example_passes/row\n");
 	EXPECT_CONTAINS(out, "not ok 2 - example_crashes # killed by signal 6");
 	EXPECT_CONTAINS(out, "not ok 3 - example_hangs # TIMED OUT after 1 s");
 	EXPECT_CONTAINS(out, "# SKIP nothing to test here\nok 4 - example_skips # SKIP");
 	EXPECT_CONTAINS(out, "ok 5 - example_passes/row\n");
 	EXPECT_CONTAINS(out, "# 2 passed, 4 failed\n");
-	EXPECT_CONTAINS(out, ": first line\n#   not ok 99 - a line of the message\nnot ok 6 - ");
+	EXPECT_CONTAINS(out, ": first line\n#   not ok 99 - a line of the message\n"
+			     "# teardown ran\nnot ok 6 - ");
 	/* the failed checks, where they are, and nothing after ASSERT */
 	snprintf(line, sizeof(line), "# %s:%d: 1 + 1 is 2, expected 3 (3)\n", __FILE__,
 		 SELFTEST_LINE_EXPECT);
@@ -117,5 +127,5 @@ TEST_TIMEOUT(a_filter_runs_only_its_tests, 20)
 	char out[4096];
 
 	EXPECT_EQ(run_samples("example_passes", out, sizeof(out)), 0);
-	EXPECT_CONTAINS(out, "1..1\nok 1 - example_passes/row\n");
+	EXPECT_CONTAINS(out, "1..1\n# teardown ran\nok 1 - example_passes/row\n");
 }

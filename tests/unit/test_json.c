@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "rt_json.h"
-#include "tap.h"
+#include "harness.h"
 
 static char *render(void (*fill)(struct rt_json *), int *ret)
 {
@@ -75,35 +75,36 @@ static void nothing(struct rt_json *j)
 	(void)j;
 }
 
-int main(void)
-{
-	char *out;
+/* What each document writes, and what finishing it returns (NULL: not looked at). */
+static const struct json_case {
+	const char *name;
+	void (*fill)(struct rt_json *j);
 	int ret;
+	const char *out;
+} cases[] = {
+	{ "a_document_exactly", doc, 0,
+	  "{\n  \"tool\": \"migrate\",\n  \"neg\": -3,\n  \"big\": 18446744073709551615,\n"
+	  "  \"half\": 0.5,\n  \"nan\": null,\n  \"pi\": true,\n  \"none\": null,\n"
+	  "  \"empty\": [],\n  \"rows\": [\n    {\n      \"vol\": 53\n    }\n  ]\n}\n" },
+	/* quotes, backslashes and control characters escaped, UTF-8 kept */
+	{ "escapes", escapes, 0,
+	  "[\n  \"a\\\"b\\\\c\\nd\\te\\u0001f\\u007f\",\n  \"caf\xc3\xa9\"\n]\n" },
+	/* a byte that is not UTF-8 becomes \ufffd, valid sequences are kept */
+	{ "not_utf8", not_utf8, 0,
+	  "[\n  \"caf\\ufffd.json\",\n  \"\\ufffda\\ufffd\\ufffdb\\ufffd\\ufffdc"
+	  "\\ufffd\\ufffd\\ufffdd\xf0\x9f\x98\x80\"\n]\n" },
+	{ "a_key_inside_an_array", key_in_array, -EINVAL, NULL },
+	{ "an_unclosed_object", unclosed, -EINVAL, NULL },
+	{ "no_value_at_all", nothing, -EINVAL, NULL },
+};
 
-	out = render(doc, &ret);
-	tap_is(ret, 0, "a document finishes");
-	tap_str(out,
-		"{\n  \"tool\": \"migrate\",\n  \"neg\": -3,\n  \"big\": 18446744073709551615,\n"
-		"  \"half\": 0.5,\n  \"nan\": null,\n  \"pi\": true,\n  \"none\": null,\n"
-		"  \"empty\": [],\n  \"rows\": [\n    {\n      \"vol\": 53\n    }\n  ]\n}\n",
-		"  exactly as expected");
-	free(out);
-	out = render(escapes, &ret);
-	tap_str(out, "[\n  \"a\\\"b\\\\c\\nd\\te\\u0001f\\u007f\",\n  \"caf\xc3\xa9\"\n]\n",
-		"quotes, backslashes and control characters are escaped, UTF-8 kept");
-	free(out);
-	free(render(key_in_array, &ret));
-	tap_is(ret, -EINVAL, "a key inside an array is -EINVAL");
-	free(render(unclosed, &ret));
-	tap_is(ret, -EINVAL, "an unclosed object is -EINVAL");
-	free(render(nothing, &ret));
-	tap_is(ret, -EINVAL, "no value at all is -EINVAL");
+TEST_TABLE(writes, struct json_case, cases)
+{
+	int ret;
+	char *out = render(row->fill, &ret);
 
-	out = render(not_utf8, &ret);
-	tap_str(out,
-		"[\n  \"caf\\ufffd.json\",\n  \"\\ufffda\\ufffd\\ufffdb\\ufffd\\ufffdc"
-		"\\ufffd\\ufffd\\ufffdd\xf0\x9f\x98\x80\"\n]\n",
-		"a byte that is not UTF-8 becomes \\ufffd, valid sequences are kept");
+	EXPECT_EQ(ret, row->ret);
+	if (row->out)
+		EXPECT_STR(out, row->out);
 	free(out);
-	return tap_done();
 }

@@ -4,9 +4,9 @@
 
 #include "rt_clock.h"
 #include "rt_opts.h"
-#include "tap.h"
+#include "harness.h"
 
-static void ints(void)
+TEST(ints)
 {
 	static const struct {
 		const char *s;
@@ -26,15 +26,14 @@ static void ints(void)
 		int64_t v = 12345;
 		int ret = rt_parse_int(cases[i].s, -10, 98, &v);
 
-		tap_ok(ret == cases[i].ret && (ret || v == cases[i].v),
-		       "rt_parse_int('%s') in [-10, 98] gives %d", cases[i].s, cases[i].ret);
-		if (!ret && ret == cases[i].ret)
-			tap_is(v, cases[i].v, "  and the value");
+		EXPECT(ret == cases[i].ret && (ret || v == cases[i].v),
+		       "rt_parse_int('%s') in [-10, 98] gives %d, %lld; expected %d, %lld",
+		       cases[i].s, ret, (long long)v, cases[i].ret, (long long)cases[i].v);
 	}
-	tap_is(rt_parse_int(NULL, 0, 1, &(int64_t){ 0 }), -EINVAL, "rt_parse_int(NULL) is -EINVAL");
+	EXPECT_EQ(rt_parse_int(NULL, 0, 1, &(int64_t){ 0 }), -EINVAL);
 }
 
-static void durations(void)
+TEST(durations)
 {
 	static const struct {
 		const char *s;
@@ -72,13 +71,14 @@ static void durations(void)
 		int ret = rt_parse_duration(cases[i].s, cases[i].bare, 10 * RT_NSEC_PER_USEC,
 					    24 * 3600 * RT_NSEC_PER_SEC, &ns);
 
-		tap_ok(ret == cases[i].ret && (ret || ns == cases[i].ns),
-		       "rt_parse_duration('%s', bare unit %llu ns) gives %d, %lld ns", cases[i].s,
-		       (unsigned long long)cases[i].bare, cases[i].ret, (long long)cases[i].ns);
+		EXPECT(ret == cases[i].ret && (ret || ns == cases[i].ns),
+		       "rt_parse_duration('%s', bare unit %llu ns) gives %d, %lld ns; expected %d, "
+		       "%lld ns", cases[i].s, (unsigned long long)cases[i].bare, ret, (long long)ns,
+		       cases[i].ret, (long long)cases[i].ns);
 	}
 }
 
-static void messages(void)
+TEST(messages)
 {
 	const struct rt_optspec threads = { "--threads", RT_OPT_INT, 1, 98, 0 };
 	const struct rt_optspec dur = { "--duration", RT_OPT_DURATION, 10 * RT_NSEC_PER_MSEC,
@@ -86,42 +86,59 @@ static void messages(void)
 	char err[RT_OPT_ERRLEN] = "";
 	int64_t v;
 
-	tap_is(rt_opt_parse(&threads, "7", &v, err, sizeof(err)), 0, "rt_opt_parse accepts 7");
-	tap_is(v, 7, "  and returns it");
-	tap_is(rt_opt_parse(&threads, "abc", &v, err, sizeof(err)), -EINVAL,
-	       "rt_opt_parse refuses abc");
-	tap_str(err, "invalid --threads 'abc': expected an integer from 1 to 98",
-		"  naming the option, the value and the range");
+	EXPECT_EQ(rt_opt_parse(&threads, "7", &v, err, sizeof(err)), 0);
+	EXPECT_EQ(v, 7);
+	EXPECT_EQ(rt_opt_parse(&threads, "abc", &v, err, sizeof(err)), -EINVAL);
+	/* naming the option, the value and the range */
+	EXPECT_STR(err, "invalid --threads 'abc': expected an integer from 1 to 98");
 	rt_opt_parse(&dur, "5q", &v, err, sizeof(err));
-	tap_str(err,
-		"invalid --duration '5q': expected a duration from 10ms to 24h (a number with "
-		"unit us, ms, s, m or h; no unit means s)",
-		"a bad duration names the range and the units");
+	/* a bad duration names the range and the units */
+	EXPECT_STR(err, "invalid --duration '5q': expected a duration from 10ms to 24h (a number "
+			"with unit us, ms, s, m or h; no unit means s)");
 }
 
-static void formats(void)
+TEST(formats)
 {
 	char buf[32];
 
 	rt_format_duration(buf, sizeof(buf), 10 * RT_NSEC_PER_SEC);
-	tap_str(buf, "10s", "10 s formats as 10s");
+	EXPECT_STR(buf, "10s");
 	rt_format_duration(buf, sizeof(buf), 90 * RT_NSEC_PER_SEC);
-	tap_str(buf, "90s", "90 s formats as 90s");
+	EXPECT_STR(buf, "90s");
 	rt_format_duration(buf, sizeof(buf), 120 * RT_NSEC_PER_SEC);
-	tap_str(buf, "2m", "120 s formats as 2m");
+	EXPECT_STR(buf, "2m");
 	rt_format_duration(buf, sizeof(buf), 1500 * RT_NSEC_PER_USEC);
-	tap_str(buf, "1500us", "1.5 ms formats as 1500us");
+	EXPECT_STR(buf, "1500us");
 	rt_format_duration(buf, sizeof(buf), 0);
-	tap_str(buf, "0", "zero formats as 0");
+	EXPECT_STR(buf, "0");
 	rt_format_duration(buf, sizeof(buf), 1234567);
-	tap_str(buf, "1.235ms", "an inexact value keeps three decimals");
+	EXPECT_STR(buf, "1.235ms");
 }
 
-int main(void)
+/* N or LO-HI, strict: the value's whole text or nothing (analyse's --pid, --prio) */
+TEST(ranges)
 {
-	ints();
-	durations();
-	messages();
-	formats();
-	return tap_done();
+	static const struct {
+		const char *s;
+		int ret;
+		int64_t lo, hi;
+	} cases[] = {
+		{ "5", 0, 5, 5 },	  { "40-60", 0, 40, 60 },   { "7-7", 0, 7, 7 },
+		{ "5-", -EINVAL, 0, 0 },  { "-5", -EINVAL, 0, 0 },  { "50-", -EINVAL, 0, 0 },
+		{ "1-2-3", -EINVAL, 0, 0 }, { "", -EINVAL, 0, 0 },   { "3-2", -ERANGE, 0, 0 },
+		{ "0", -ERANGE, 0, 0 },	  { "1-100", -ERANGE, 0, 0 }, { "+5", -EINVAL, 0, 0 },
+		{ "5x", -EINVAL, 0, 0 },  { "5 ", -EINVAL, 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t lo = -1, hi = -1;
+		int ret = rt_parse_range(cases[i].s, strlen(cases[i].s), 1, 99, &lo, &hi);
+
+		EXPECT(ret == cases[i].ret && (ret || (lo == cases[i].lo && hi == cases[i].hi)),
+		       "rt_parse_range('%s') in 1-99 gives %d, %lld-%lld; expected %d", cases[i].s,
+		       ret, (long long)lo, (long long)hi, cases[i].ret);
+	}
+	/* only the first LEN characters: an item of a comma-separated list */
+	EXPECT_EQ(rt_parse_range("12,34", 2, 1, 99, &(int64_t){ 0 }, &(int64_t){ 0 }), 0);
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "rt_report.h"
-#include "tap.h"
+#include "harness.h"
 
 /* The first table of commit 43fa5460fe60, as published. */
 static const struct rt_row commit_rows[] = {
@@ -53,36 +53,43 @@ static int aligned(const char *s)
 	return 1;
 }
 
-int main(void)
+TEST(the_sums_are_the_commit_messages_totals)
 {
 	struct rt_row total;
-	char *out;
 
 	rt_report_sum(commit_rows, 8, &total);
-	tap_ok(total.vol == 5156 && total.nonvol == 4977 && total.migrated == 6341 &&
-		       total.iterations == 787,
-	       "the column sums are the commit message's totals");
+	EXPECT_EQ(total.vol, 5156);
+	EXPECT_EQ(total.nonvol, 4977);
+	EXPECT_EQ(total.migrated, 6341);
+	EXPECT_EQ(total.iterations, 787);
+}
 
-	out = render(commit_rows, 8);
+TEST(the_table_has_the_commit_messages_shape)
+{
+	char *out = render(commit_rows, 8);
+
 	/*
 	 * The commit printed the total's nonvol one column to the right of the
 	 * rows; this table keeps every column aligned, so it differs there only.
 	 */
-	tap_str(out, commit_table, "the table has the commit message's shape, columns aligned");
-	tap_ok(aligned(out), "every line is as wide as the header");
+	EXPECT_STR(out, commit_table);
+	EXPECT(aligned(out), "every line is as wide as the header:\n%s", out);
 	free(out);
+}
 
-	out = render(NULL, 0);
-	tap_ok(strstr(out, "total:        0         0          0              0\n") != NULL,
-	       "an empty table still has a zero total");
+TEST(an_empty_table_has_a_zero_total)
+{
+	char *out = render(NULL, 0);
+
+	EXPECT_CONTAINS(out, "total:        0         0          0              0\n");
 	free(out);
+}
 
-	{
-		struct rt_row big = { 123456789012ULL, 1, 2, 3 };
+TEST(a_wide_number_is_printed_whole)
+{
+	struct rt_row big = { 123456789012ULL, 1, 2, 3 };
+	char *out = render(&big, 1);
 
-		out = render(&big, 1);
-		tap_ok(strstr(out, "123456789012") != NULL, "a wide number is printed whole");
-		free(out);
-	}
-	return tap_done();
+	EXPECT_CONTAINS(out, "123456789012");
+	free(out);
 }

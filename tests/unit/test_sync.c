@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "rt_sync.h"
-#include "tap.h"
+#include "harness.h"
 
 /* ThreadSanitizer reports the misuse these checks make on purpose */
 #if defined(__SANITIZE_THREAD__)
@@ -25,34 +25,38 @@ static void *unlock_foreign(void *arg)
 	return (void *)(long)rt_mutex_unlock(&shared);
 }
 
-int main(void)
+static const struct mutex_kind {
+	const char *name;
+	int pi;
+} kinds[] = { { "plain", 0 }, { "pi", 1 } };
+
+TEST_TABLE(mutex_codes, struct mutex_kind, kinds)
 {
-	pthread_barrier_t b;
 	pthread_t th;
 	void *res;
-	int pi;
 
-	for (pi = 0; pi <= 1; pi++) {
-		tap_is(rt_mutex_init(&shared, pi), 0, pi ? "PI mutex init" : "plain mutex init");
-		tap_is(rt_mutex_lock(&shared), 0, "  lock");
-		if (UNDER_TSAN)
-			tap_skip("ThreadSanitizer reports destroying a locked mutex, as it should");
-		else
-			tap_is(rt_mutex_destroy(&shared), -EBUSY, "  destroying it locked is -EBUSY");
-		if (pi && UNDER_TSAN) {
-			tap_skip("ThreadSanitizer reports unlocking from another thread, as it should");
-		} else if (pi) {
-			/* a PI mutex knows its owner: unlocking from another thread fails */
-			pthread_create(&th, NULL, unlock_foreign, NULL);
-			pthread_join(th, &res);
-			tap_is((long)res, -EPERM, "  unlock by a non-owner is -EPERM");
-		}
-		tap_is(rt_mutex_unlock(&shared), 0, "  unlock");
-		tap_is(rt_mutex_destroy(&shared), 0, "  destroy");
+	ASSERT(rt_mutex_init(&shared, row->pi) == 0, "%s mutex init", row->name);
+	EXPECT_EQ(rt_mutex_lock(&shared), 0);
+	/* ThreadSanitizer reports destroying a locked mutex, as it should */
+	if (!UNDER_TSAN)
+		EXPECT_EQ(rt_mutex_destroy(&shared), -EBUSY);
+	/* a PI mutex knows its owner: unlocking from another thread fails */
+	if (row->pi && !UNDER_TSAN) {
+		pthread_create(&th, NULL, unlock_foreign, NULL);
+		pthread_join(th, &res);
+		EXPECT_EQ((long)res, -EPERM);
 	}
-	tap_is(rt_barrier_init(&b, 0), -EINVAL, "a barrier of count 0 is -EINVAL");
-	tap_is(rt_barrier_init(&b, 1), 0, "a barrier of count 1");
-	tap_is(rt_barrier_wait(&b), 0, "  releases its single waiter with 0");
-	tap_is(rt_barrier_destroy(&b), 0, "  destroy");
-	return tap_done();
+	EXPECT_EQ(rt_mutex_unlock(&shared), 0);
+	EXPECT_EQ(rt_mutex_destroy(&shared), 0);
+}
+
+TEST(barrier_codes)
+{
+	pthread_barrier_t b;
+
+	EXPECT_EQ(rt_barrier_init(&b, 0), -EINVAL);
+	ASSERT(rt_barrier_init(&b, 1) == 0, "a barrier of count 1");
+	/* its single waiter is released with 0, not PTHREAD_BARRIER_SERIAL_THREAD */
+	EXPECT_EQ(rt_barrier_wait(&b), 0);
+	EXPECT_EQ(rt_barrier_destroy(&b), 0);
 }

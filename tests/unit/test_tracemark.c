@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Markers reach the trace buffer, and are off without a trace_marker. */
+/*
+ * Markers reach the trace buffer, and are off without a trace_marker: a
+ * marker written while off is nowhere in the buffer afterwards.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
@@ -7,35 +10,54 @@
 #include <unistd.h>
 
 #include "rt_tracemark.h"
-#include "tap.h"
+#include "harness.h"
 
-int main(void)
+/* A token no other run writes. */
+static void token(char *buf, size_t len, const char *what)
 {
-	char token[64], *trace;
-	int ret, on;
+	snprintf(buf, len, "rtsched-unit-%s-%d-%ld", what, getpid(), (long)time(NULL));
+}
 
-	tap_ok(!rt_tracemark_enabled(), "markers are off before open");
-	rt_tracemark("nothing %d", 1);
-	tap_ok(1, "a marker while off is a no-op");
+/* Is @text in the top instance's buffer? -1 when it cannot be read. */
+static int in_buffer(const char *text)
+{
+	char *trace = tracefs_instance_file_read(NULL, "trace", NULL);
+	int found;
 
-	ret = rt_tracemark_open(NULL);
-	if (ret) {
-		tap_skip("no writable trace_marker here (%d): markers stay off", ret);
-		tap_ok(!rt_tracemark_enabled(), "  and say so");
-		return tap_done();
+	if (!trace)
+		return -1;
+	found = !!strstr(trace, text);
+	free(trace);
+	return found;
+}
+
+TEST(off_before_open_and_after_close)
+{
+	EXPECT(!rt_tracemark_enabled(), "markers are off before open");
+	if (!rt_tracemark_open(NULL)) {
+		EXPECT(rt_tracemark_enabled(), "trace_marker opened through libtracefs");
+		rt_tracemark_close();
 	}
-	tap_ok(rt_tracemark_enabled(), "trace_marker opened through libtracefs");
-	on = tracefs_trace_is_on(NULL);
-	if (on != 1) {
-		tap_skip("tracing is off in the top instance: the marker cannot be read back");
-	} else {
-		snprintf(token, sizeof(token), "rtsched-unit-%d-%ld", getpid(), (long)time(NULL));
-		rt_tracemark("%s\n", token);
-		trace = tracefs_instance_file_read(NULL, "trace", NULL);
-		tap_ok(trace && strstr(trace, token), "the marker is in the trace buffer");
-		free(trace);
+	EXPECT(!rt_tracemark_enabled(), "closed, markers are off");
+}
+
+TEST(a_marker_reaches_the_buffer_and_none_while_off)
+{
+	char off[64], on[64];
+
+	if (rt_tracemark_open(NULL))
+		TEST_SKIP("no writable trace_marker here: markers stay off");
+	if (tracefs_trace_is_on(NULL) != 1) {
+		rt_tracemark_close();
+		TEST_SKIP("tracing is off in the top instance: a marker cannot be read back");
 	}
 	rt_tracemark_close();
-	tap_ok(!rt_tracemark_enabled(), "closed, markers are off");
-	return tap_done();
+	token(off, sizeof(off), "off");
+	rt_tracemark("%s\n", off);	/* off: must go nowhere */
+	ASSERT(!rt_tracemark_open(NULL), "trace_marker opened again");
+	token(on, sizeof(on), "on");
+	rt_tracemark("%s\n", on);
+	rt_tracemark_close();
+	EXPECT_EQ(in_buffer(on), 1);
+	EXPECT_EQ(in_buffer(off), 0);
 }

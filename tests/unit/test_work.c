@@ -10,7 +10,7 @@
 
 #include "rt_clock.h"
 #include "rt_work.h"
-#include "tap.h"
+#include "harness.h"
 
 /*
  * A thread CPU clock that moves only at 4 ms ticks, as in a guest whose
@@ -22,49 +22,69 @@ static int64_t coarse_clock(void)
 	return rt_now_ns(CLOCK_MONOTONIC) / TICK_NS * TICK_NS;
 }
 
-int main(void)
+/* The CPU time @units of @w take on this thread. */
+static int64_t cpu_of(const struct rt_work *w, uint64_t units)
+{
+	int64_t start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	rt_busy_loop(w, units);
+	return rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+}
+
+TEST(calibration)
 {
 	struct rt_work one, two;
-	int64_t start, cpu, t0;
 
-	tap_is(rt_work_calibrate(&one, 0), -EINVAL, "a unit of 0 is refused");
-	tap_is(rt_work_calibrate(&one, RT_NSEC_PER_MSEC), 0, "calibrate 1 ms");
-	tap_ok(one.loops_per_unit > 1000, "  %llu loops per ms", (unsigned long long)one.loops_per_unit);
-	tap_is(rt_work_calibrate(&two, 2 * RT_NSEC_PER_MSEC), 0, "calibrate 2 ms");
-	tap_is(two.unit_ns, 2 * RT_NSEC_PER_MSEC, "  keeps its unit");
-	tap_ok(one.clock_step_ns > 0 && one.clock_step_ns <= one.clock_max_step_ns,
-	       "  the thread clock's steps are measured: %lld ns to %lld ns",
-	       (long long)one.clock_step_ns, (long long)one.clock_max_step_ns);
-	tap_is(rt_work_calibrate_clock(&two, RT_NSEC_PER_MSEC, coarse_clock), 0,
+	EXPECT_EQ(rt_work_calibrate(&one, 0), -EINVAL);
+	ASSERT(rt_work_calibrate(&one, RT_NSEC_PER_MSEC) == 0, "calibrate 1 ms");
+	EXPECT(one.loops_per_unit > 1000, "%llu loops per ms", (unsigned long long)one.loops_per_unit);
+	ASSERT(rt_work_calibrate(&two, 2 * RT_NSEC_PER_MSEC) == 0, "calibrate 2 ms");
+	EXPECT_EQ(two.unit_ns, 2 * RT_NSEC_PER_MSEC);
+	EXPECT(one.clock_step_ns > 0 && one.clock_step_ns <= one.clock_max_step_ns,
+	       "the thread clock's steps: %lld ns to %lld ns", (long long)one.clock_step_ns,
+	       (long long)one.clock_max_step_ns);
+}
+
+TEST(a_coarse_clock_calibrates)
+{
+	struct rt_work one, two;
+
+	ASSERT(rt_work_calibrate(&one, RT_NSEC_PER_MSEC) == 0, "calibrate 1 ms");
+	ASSERT(rt_work_calibrate_clock(&two, RT_NSEC_PER_MSEC, coarse_clock) == 0,
 	       "a clock that moves by 4 ms ticks still calibrates");
-	tap_is(two.clock_step_ns, TICK_NS, "  and its step is the tick");
+	EXPECT_EQ(two.clock_step_ns, TICK_NS);
 	/* the same machine, the same loop: within a factor of 4 of the fine clock's rate */
-	tap_ok(two.loops_per_unit > one.loops_per_unit / 4 && two.loops_per_unit < one.loops_per_unit * 4,
-	       "  at about the fine clock's rate (%llu and %llu loops per ms)",
-	       (unsigned long long)two.loops_per_unit, (unsigned long long)one.loops_per_unit);
-	rt_work_calibrate(&two, 2 * RT_NSEC_PER_MSEC);
+	EXPECT(two.loops_per_unit > one.loops_per_unit / 4 &&
+	       two.loops_per_unit < one.loops_per_unit * 4,
+	       "%llu and %llu loops per ms", (unsigned long long)two.loops_per_unit,
+	       (unsigned long long)one.loops_per_unit);
+}
 
-	start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
-	rt_busy_loop(&one, 50);
-	cpu = rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
-	tap_ok(cpu >= 50 * RT_NSEC_PER_MSEC, "50 units of 1 ms use at least 50 ms of CPU (%.3f ms)",
-	       cpu / 1e6);
+TEST(busy_work_takes_its_cpu_time)
+{
+	struct rt_work one, two;
+	int64_t cpu, start;
+
+	ASSERT(rt_work_calibrate(&one, RT_NSEC_PER_MSEC) == 0, "calibrate 1 ms");
+	ASSERT(rt_work_calibrate(&two, 2 * RT_NSEC_PER_MSEC) == 0, "calibrate 2 ms");
+	cpu = cpu_of(&one, 50);
+	EXPECT(cpu >= 50 * RT_NSEC_PER_MSEC, "50 units of 1 ms used %.3f ms of CPU", cpu / 1e6);
 	/* a factor of 4: a gross error, not a timing measurement */
-	tap_ok(cpu < 4 * 50 * RT_NSEC_PER_MSEC, "  and not several times more");
-	start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
-	rt_busy_loop(&two, 10);
-	cpu = rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
-	tap_ok(cpu >= 20 * RT_NSEC_PER_MSEC, "10 units of 2 ms use at least 20 ms of CPU (%.3f ms)",
-	       cpu / 1e6);
-
+	EXPECT(cpu < 4 * 50 * RT_NSEC_PER_MSEC, "50 units of 1 ms used %.3f ms of CPU", cpu / 1e6);
+	cpu = cpu_of(&two, 10);
+	EXPECT(cpu >= 20 * RT_NSEC_PER_MSEC, "10 units of 2 ms used %.3f ms of CPU", cpu / 1e6);
 	start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
 	rt_busy_loops(0);
-	tap_ok(rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start < RT_NSEC_PER_MSEC, "0 loops is no work");
+	EXPECT(rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start < RT_NSEC_PER_MSEC, "0 loops is no work");
+}
 
-	tap_is(rt_work_thread_init(), 0, "timer slack can be set");
+TEST(sleeps)
+{
+	int64_t t0;
+
+	EXPECT_EQ(rt_work_thread_init(), 0);	/* timer slack can be set */
 	t0 = rt_now_ns(CLOCK_MONOTONIC);
-	tap_is(rt_sleep_until(t0 - RT_NSEC_PER_SEC), 0, "a deadline in the past returns at once");
-	tap_is(rt_sleep_ns(RT_NSEC_PER_MSEC), 0, "sleep 1 ms");
-	tap_ok(rt_now_ns(CLOCK_MONOTONIC) - t0 >= RT_NSEC_PER_MSEC, "  not less than asked");
-	return tap_done();
+	EXPECT_EQ(rt_sleep_until(t0 - RT_NSEC_PER_SEC), 0);	/* a past deadline: at once */
+	EXPECT_EQ(rt_sleep_ns(RT_NSEC_PER_MSEC), 0);
+	EXPECT(rt_now_ns(CLOCK_MONOTONIC) - t0 >= RT_NSEC_PER_MSEC, "slept less than asked");
 }
