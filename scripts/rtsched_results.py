@@ -7,6 +7,7 @@ names the file and what is wrong; the scripts print it and exit 2.
 
 import argparse
 import errno
+import fcntl
 import json
 import math
 import os
@@ -624,8 +625,6 @@ def sweep_temporaries(path):
     """Remove what a killed run left beside PATH: PATH.tmp.XXXXXX files and
     private folders of this user that no live process locks (the programs
     lock theirs while they run). Returns how many went."""
-    import fcntl
-    import stat as st_mod
     folder, base = os.path.split(path)
     folder = folder or "."
     gone = 0
@@ -635,10 +634,10 @@ def sweep_temporaries(path):
         full = os.path.join(folder, name)
         try:
             st = os.lstat(full)
-            if st.st_uid != os.geteuid() or not (st_mod.S_ISREG(st.st_mode)
-                                                  or st_mod.S_ISDIR(st.st_mode)):
+            if st.st_uid != os.geteuid() or not (stat.S_ISREG(st.st_mode)
+                                                  or stat.S_ISDIR(st.st_mode)):
                 continue
-            is_dir = st_mod.S_ISDIR(st.st_mode)
+            is_dir = stat.S_ISDIR(st.st_mode)
             fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
                          | (os.O_DIRECTORY if is_dir else 0))
         except OSError:

@@ -45,6 +45,15 @@ static int cookie_close(void *cookie)
 	return ret;
 }
 
+/* The state every output starts from: nothing open, nothing named. */
+static void reset(struct rt_outfile *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->lock = -1;
+	o->path = path;
+}
+
 /**
  * rt_outfile_fd - a stream that writes to descriptor @fd itself (not a copy:
  * whatever @fd is at the time), keeping the errno of its first failed write
@@ -56,8 +65,7 @@ int rt_outfile_fd(struct rt_outfile *o, int fd)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write };
 
-	memset(o, 0, sizeof(*o));
-	o->lock = -1;
+	reset(o, NULL);
 	o->fd = fd;
 	o->f = fopencookie(o, "w", io);
 	return o->f ? 0 : -errno;
@@ -77,18 +85,13 @@ static int stream(struct rt_outfile *o)
 	return o->f ? 0 : -errno;
 }
 
-/* The checks and the state both kinds of temporary start from. */
+/* A file's start: @path must not exist (a file, a folder, a link even if dangling). */
 static int start(struct rt_outfile *o, const char *path)
 {
 	struct stat st;
 
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
-	o->lock = -1;
-	o->path = path;
-	if (!lstat(path, &st))
-		return -EEXIST;
-	return 0;
+	reset(o, path);
+	return lstat(path, &st) ? 0 : -EEXIST;
 }
 
 /*
@@ -140,8 +143,7 @@ int rt_outfile_open(struct rt_outfile *o, const char *path)
 	int err;
 
 	if (!strcmp(path, "-")) {
-		start(o, "");
-		o->path = path;
+		reset(o, path);
 		/* a descriptor of its own: the program may point stdout elsewhere */
 		o->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		o->f = o->fd < 0 ? NULL : fopencookie(o, "w", io);
