@@ -67,10 +67,11 @@ LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
 SKELETON_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c src/bench/*.c))
 MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
 PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
+SPIN_OBJS := $(patsubst %.c,%.o,$(wildcard src/spin/*.c))
 ANALYSE_OBJS := $(patsubst %.c,%.o,$(wildcard src/analyse/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
-PROGRAMS := migrate pi_stress analyse
-STATIC_PROGRAMS := static/migrate static/pi_stress
+PROGRAMS := migrate pi_stress spin analyse
+STATIC_PROGRAMS := static/migrate static/pi_stress static/spin
 
 FUZZERS := opts cpus procstat schedan hist
 FUZZ_REPLAY := $(patsubst %,tests/fuzz/replay_%,$(FUZZERS))
@@ -106,14 +107,10 @@ $(LIB): $(LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(LIB)
-	@$(if $(Q),echo "  LD      $@";)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
 pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(LIB)
-	@$(if $(Q),echo "  LD      $@";)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
+spin: $(SPIN_OBJS) $(SKELETON_OBJS) $(LIB)
 analyse: $(ANALYSE_OBJS) $(SKELETON_OBJS) $(LIB)
+$(PROGRAMS):
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -125,6 +122,7 @@ static: check-deps $(STATIC_PROGRAMS)
 
 static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
 static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
+static/spin: $(SPIN_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
 $(STATIC_PROGRAMS):
 	@mkdir -p static
 	@$(if $(Q),echo "  LD      $@ (static)";)
@@ -253,10 +251,9 @@ MAN_PAGES := $(wildcard man/*.[18])
 TO_LIBEXEC := $(shell realpath -m --relative-to=$(call sq,$(bindir)) $(call sq,$(pkglibexecdir)))
 # In the installed pages, the commands are named as installed (scripts/compare: rtsched-compare).
 MAN_SED := $(foreach s,$(SCRIPTS),-e 's,scripts/$(s)\b,rtsched-$(s),g') \
-	-e 's/^\.TH MIGRATE /.TH RTSCHED-MIGRATE /' -e 's/^\.TH PI_STRESS /.TH RTSCHED-PI_STRESS /' \
-	-e 's/^\.TH ANALYSE /.TH RTSCHED-ANALYSE /' \
-	-e 's/^\.BR \(migrate\|pi_stress\) (8)/.BR rtsched-\1 (8)/' -e 's/^\.BR analyse (1)/.BR rtsched-analyse (1)/' \
-	-e 's/\b\(migrate\|pi_stress\)(8)/rtsched-\1(8)/g' -e 's/\banalyse(1)/rtsched-analyse(1)/g'
+	-e 's/^\.TH \(MIGRATE\|PI_STRESS\|SPIN\|ANALYSE\) /.TH RTSCHED-\1 /' \
+	-e 's/^\.BR \(migrate\|pi_stress\|spin\) (8)/.BR rtsched-\1 (8)/' -e 's/^\.BR analyse (1)/.BR rtsched-analyse (1)/' \
+	-e 's/\b\(migrate\|pi_stress\|spin\)(8)/rtsched-\1(8)/g' -e 's/\banalyse(1)/rtsched-analyse(1)/g'
 REFERENCE := $(wildcard results/reference/*.json) results/reference/README.md
 # What install writes in $(pkglibexecdir), and its folders, deepest first: uninstall
 # removes exactly these (and the links and pages), never a folder with something else in it.

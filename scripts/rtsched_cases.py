@@ -13,7 +13,7 @@ program exited come:
                         migrates less than a quarter as often as the lowest;
                         pi_stress: passes with PI, fails without)
   NAME-fail-if-...      each --fail-if condition against a baseline
-  NAME-tT-COLUMN        migrate: thread T's mean over the whole runs
+  NAME-tT-COLUMN        migrate, spin: thread T's mean over the whole runs
   NAME-gG-FIGURE        pi_stress: group G's rate and waits (NAME-total-...
                         for all groups)
   runR-NAME-...         the same per run R, when there are several
@@ -156,7 +156,7 @@ def measurement_cases(name, doc):
             for col in TRACE_COLUMNS if traced_limits(docs) else TRACE_COLUMNS[:3]:
                 v = mean_sd(trace_samples(docs, t, col))[0] / 1000
                 out.append(Case(f"{prefix}{name}-t{t}-{col}", "pass", v, UNITS[col]))
-        if doc["tool"] == "migrate":
+        if doc["tool"] != "pi_stress":
             for t in range(nr_tasks(docs)):
                 for col in COLUMNS:
                     v = mean_sd(samples(docs, t, col))[0]

@@ -39,10 +39,12 @@ _TRACE_KEYS.update({c: (f"{c}_ns",) for c in LIMIT_COLUMNS})
 SAME_CONFIG = {
     "migrate": ("mode", "threads", "locks"),
     "pi_stress": ("groups", "uniprocessor"),
+    "spin": ("threads",),
 }
 SAME_WHEN_KNOWN = {
     "migrate": ("duration_ns", "loops", "unit_ns"),
     "pi_stress": ("duration_ns", "inversions", "hold_ns", "wait_bound_ns"),
+    "spin": ("duration_ns", "unit_ns"),
 }
 
 
@@ -228,6 +230,8 @@ def describe(doc):
     if doc["tool"] == "migrate":
         return (f"migrate {c.get('mode')}, {c.get('threads')} threads, {c.get('locks')} locks, "
                 f"{'PI' if c.get('pi') else 'no PI'}")
+    if doc["tool"] == "spin":
+        return f"spin, {c.get('threads')} threads"
     g = c.get("groups")
     return f"pi_stress, {g} group{'' if g == 1 else 's'}, {'PI' if c.get('pi') else 'no PI'}"
 

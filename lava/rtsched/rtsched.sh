@@ -8,7 +8,7 @@
 # file calls it; the folder works dropped into a test-definitions checkout as
 # automated/linux/rtsched/ and from rtsched's repository as lava/rtsched/.
 #
-#   rtsched.sh [-b "migrate pi_stress"] [-m MODE] [-t THREADS] [-l LOCKS]
+#   rtsched.sh [-b "migrate pi_stress spin"] [-m MODE] [-t THREADS] [-l LOCKS]
 #              [-p true|false] [-d DURATION] [-L LOOPS] [-r REPEATS]
 #              [-w BACKGROUND_CMD] [-B BASELINE] [-f "COND ..."]
 #              [-R RTSCHED] [-s true|false]
@@ -200,6 +200,10 @@ run_benchmark() {
 	pi_stress)
 		set -- "$@" -d "$DURATION"
 		;;
+	spin)
+		set -- "$@" -d "$DURATION"
+		[ -z "$THREADS" ] || set -- "$@" -t "$THREADS"
+		;;
 	esac
 	set -- "$@" -r "$REPEATS" --json "$json"
 	say "running: $*"
@@ -248,15 +252,15 @@ true | false) ;;
 	;;
 esac
 if [ -z "$(echo $BENCHMARKS)" ]; then
-	report rtsched-run fail "invalid BENCHMARKS '$BENCHMARKS': expected migrate, pi_stress or both"
+	report rtsched-run fail "invalid BENCHMARKS '$BENCHMARKS': expected one or more of migrate, pi_stress and spin"
 	exit 0
 fi
 seen=" "
 for b in $BENCHMARKS; do
 	case "$b" in
-	migrate | pi_stress) ;;
+	migrate | pi_stress | spin) ;;
 	*)
-		report "$b-run" fail "invalid BENCHMARKS '$BENCHMARKS': '$b' is not migrate or pi_stress"
+		report "$b-run" fail "invalid BENCHMARKS '$BENCHMARKS': '$b' is not migrate, pi_stress or spin"
 		exit 0
 		;;
 	esac

@@ -13,8 +13,10 @@
  *   tracing         the private instance, sized by b->trace_buffer_kb
  *   placement       the coordinator's CPUs and SCHED_FIFO
  *   header          the program's lines (ops->header), the kernel, the notes
- *   runs            ops->run, -r times, each into one struct bench_run;
- *                   the trace of each analysed after it
+ *   runs            -r times: the threads ops->prepare describes, run by the
+ *                   driver (runner.h), each run into one struct bench_run,
+ *                   ops->collect and ops->release after it; its trace
+ *                   analysed
  *   report          the summary over runs, the program's tables (ops->report),
  *                   PARTIAL, the trace's tables, --trace-out, the JSON
  *   exit            0, 1 (a check failed), 128 + the signal; 3 or 4 on the way
@@ -34,14 +36,33 @@
 #include "rt_report.h"
 #include "rt_stop.h"
 #include "rt_work.h"
+#include "runner.h"
 #include "thread.h"
 #include "trace.h"
+
+/*
+ * What the driver needs to know of a benchmark before it runs, filled in by
+ * its parse step inside its own configuration (rtla's common_params).
+ */
+struct bench_params {
+	struct cli_common common;	/* -q, -r, --json and the rest every program has */
+	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
+	int base_prio;			/* the lowest SCHED_FIFO priority of its threads */
+	size_t nr_threads;		/* rows of the table */
+	size_t own_size;		/* bytes of bench_run.own */
+	int coordinator_prio;		/* the main thread's SCHED_FIFO, above the threads' */
+	int coordinator_cpu;		/* the CPU it keeps, or -1 for any */
+	int64_t unit_ns;		/* the busy loop's unit to calibrate */
+	int64_t trace_buffer_kb;	/* per CPU without --trace-buffer */
+	int64_t trace_run_kb;		/* the same for a whole run (the static programs) */
+};
 
 /* What one run left, kept after its threads are gone. */
 struct bench_run {
 	struct rt_row *rows;		/* one per benchmark thread, in table order */
 	struct bench_window *windows;	/* the same, for the trace and its markers */
 	struct bench_trace_run trace;	/* what the trace says of it */
+	int64_t duration_ns;		/* the measured time asked for, or 0 (passes) */
 	int64_t start_ns;		/* the gate opened, CLOCK_MONOTONIC */
 	int64_t end_ns;			/* the last thread stopped */
 	int64_t startup_ns;		/* from main() or the previous run to the gate */
@@ -58,23 +79,14 @@ struct bench_run {
 struct bench {
 	const struct bench_ops *ops;
 	void *cfg;			/* the program's configuration */
-	struct cli_common *common;	/* its common options, set by ops->parse */
-	struct bitmask *cpus;		/* its CPUs, set by ops->parse */
-	int base_prio;			/* the lowest SCHED_FIFO priority, set by ops->parse */
-	size_t nr_threads;		/* rows of the table, set by ops->parse */
-	size_t own_size;		/* bytes of bench_run.own, set by ops->parse */
-	int coordinator_prio;		/* the main thread's SCHED_FIFO, above the threads'; parse */
-	int coordinator_cpu;		/* the CPU it keeps, or -1 (the default) for any; parse */
-	int64_t unit_ns;		/* the busy loop's unit to calibrate, set by ops->parse */
-	int64_t trace_buffer_kb;	/* per CPU without --trace-buffer, set by ops->parse */
-	int64_t trace_run_kb;		/* the same for a whole run (the static programs) */
+	const struct bench_params *params;	/* in it: what ops->parse returned */
 	int argc;
 	char **argv;
 	const struct rt_stop *stop;	/* a signal's request to stop, for the runs */
 	struct bench_sys sys;		/* the kernel's and the machine's settings */
 	struct rt_work work;		/* the calibrated busy loop */
 	struct rt_tracer *tracer;	/* --trace, or NULL */
-	struct bench_run *runs;		/* common->repeat of them */
+	struct bench_run *runs;		/* params->common.repeat of them */
 	int asked;			/* the runs asked for (-r) */
 	int done;			/* the runs made: fewer when a signal ended the repeats */
 	int whole;			/* of them, the whole ones: what the statistics cover */
@@ -89,13 +101,16 @@ struct bench {
  * struct bench_ops - a benchmark's description
  * @name: the program's name, in messages and the result file
  * @stuck_exit: the exit status when a run's threads did not stop (they still run)
- * @parse: parse the command line into b->cfg and set the fields of @b marked
- *         "parse": what the driver needs to know of the run before it starts
+ * @parse: parse the command line into @cfg (defaults filled in); Returns
+ *         the parameters in it that the driver needs (exits on bad usage)
  * @header: the program's lines above the kernel's and the notes (not with -q)
- * @run: one run into @r (rows, windows when not NULL, times, status fields);
- *       Returns 0, -EINTR (asked to return at once), -ETIMEDOUT (threads did
- *       not stop: @err says which), or another negative errno with @err set
+ * @prepare: set up one run's state and describe its threads in @set (the
+ *           driver runs them); Returns 0 or a negative errno
+ * @collect: the program's own results of the run just made, into @r->own,
+ *           after the driver filled its rows (may be NULL)
+ * @release: free the run's state, once its threads are joined (may be NULL)
  * @report: the program's tables of b->runs; Returns whether its checks held
+ *          (NULL: the table and the time measured, no checks)
  * @json_config: the program's own fields of "config"
  * @json_head: fields after "config" (may be NULL)
  * @json_run_head, @json_run_tail: a run's fields before its rows, after its
@@ -105,9 +120,11 @@ struct bench {
 struct bench_ops {
 	const char *name;
 	int stuck_exit;
-	void (*parse)(struct bench *b, int argc, char **argv);
+	const struct bench_params *(*parse)(void *cfg, int argc, char **argv);
 	void (*header)(const struct bench *b);
-	int (*run)(struct bench *b, struct bench_run *r, char *err, size_t len);
+	int (*prepare)(struct bench *b, struct bench_threads *set);
+	void (*collect)(struct bench *b, struct bench_run *r);
+	void (*release)(struct bench *b);
 	bool (*report)(struct bench *b);
 	void (*json_config)(struct rt_json *j, const struct bench *b);
 	void (*json_head)(struct rt_json *j, const struct bench *b);
@@ -119,5 +136,7 @@ struct bench_ops {
 int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	__attribute__((noreturn));
 void bench_print_table(const struct bench *b, const char *caption);
+void bench_json_migrations_source(struct rt_json *j, const struct bench *b);
+void bench_json_measured(struct rt_json *j, const struct bench *b, const struct bench_run *r);
 
 #endif

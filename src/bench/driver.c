@@ -55,8 +55,8 @@ static void print_header(const struct bench *b)
 	int i, n;
 
 	b->ops->header(b);
-	bench_print_kernel(&b->sys, b->cpus, stdout);
-	n = bench_env_notes(&b->sys, b->cpus, &b->work, notes);
+	bench_print_kernel(&b->sys, b->params->cpus, stdout);
+	n = bench_env_notes(&b->sys, b->params->cpus, &b->work, notes);
 	for (i = 0; i < n; i++)
 		printf("note: %s\n", notes[i]);
 	printf("\n");
@@ -70,13 +70,76 @@ static void print_header(const struct bench *b)
 void bench_print_table(const struct bench *b, const char *caption)
 {
 	if (b->whole == 1) {
-		print_table(b->runs[0].rows, b->nr_threads, caption);
+		print_table(b->runs[0].rows, b->params->nr_threads, caption);
 		return;
 	}
 	if (caption)
 		printf("%s\n", caption);
 	if (rt_report_table_stats(stdout, &b->sum))
 		cli_die(EXIT_SYSCALL, "formatting the table: %s", strerror(errno));
+}
+
+static double measured_s(const struct bench_run *r)
+{
+	return (double)(r->end_ns - r->start_ns) / RT_NSEC_PER_SEC;
+}
+
+/*
+ * Under the table: where migrations were counted, when not by the kernel,
+ * and (without -q) the time the runs measured, with the duration asked for,
+ * if any, and the first run's start-up.
+ */
+static void print_measured(const struct bench *b)
+{
+	int64_t asked_ns = b->runs[0].duration_ns;
+	double shortest = 1e300, longest = 0, d;
+	char asked[32];
+	int r;
+
+	if (!b->runs[0].have_migrations)
+		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
+		       "this kernel has no /proc/self/task/TID/sched\n");
+	if (b->params->common.quiet)
+		return;
+	for (r = 0; r < b->done; r++) {
+		d = measured_s(&b->runs[r]);
+		shortest = d < shortest ? d : shortest;
+		longest = d > longest ? d : longest;
+	}
+	if (b->done == 1)
+		printf("\nmeasured %.3f s", longest);
+	else
+		printf("\n%d runs, each measured %.3f-%.3f s", b->done, shortest, longest);
+	if (asked_ns) {
+		rt_format_duration(asked, sizeof(asked), asked_ns);
+		printf(" (duration %s)", asked);
+	}
+	printf(", start-up %.1f ms\n", (double)b->runs[0].startup_ns / RT_NSEC_PER_MSEC);
+}
+
+/* The program's tables and checks, or the table and the time measured. */
+static bool report(struct bench *b)
+{
+	if (b->ops->report)
+		return b->ops->report(b);
+	bench_print_table(b, NULL);
+	print_measured(b);
+	return true;
+}
+
+/* A json_head: how the table's migrations were counted. */
+void bench_json_migrations_source(struct rt_json *j, const struct bench *b)
+{
+	rt_json_str(j, "migrations_source",
+		    b->runs[0].have_migrations ? "se.nr_migrations" : "sched_getcpu");
+}
+
+/* A json_run_head: the time the run measured and its start-up. */
+void bench_json_measured(struct rt_json *j, const struct bench *b, const struct bench_run *r)
+{
+	(void)b;
+	rt_json_double(j, "measured_s", measured_s(r));
+	rt_json_double(j, "startup_ms", (double)r->startup_ns / RT_NSEC_PER_MSEC);
 }
 
 /* What an interrupted invocation covers, said under the program's tables. */
@@ -121,13 +184,14 @@ static void json_config(struct rt_json *j, const void *ctx)
 static void write_json(struct bench *b, struct bench_result *res, int rc)
 {
 	const struct bench_ops *ops = b->ops;
-	struct rt_json *j = bench_result_begin(res, ops->name, b->argc, b->argv, &b->sys, b->cpus,
+	const struct bench_params *p = b->params;
+	struct rt_json *j = bench_result_begin(res, ops->name, b->argc, b->argv, &b->sys, p->cpus,
 					       &b->work);
 	int i;
 
 	if (!j)
 		return;
-	bench_result_config(j, json_config, b, b->common, b->base_prio, b->cpus);
+	bench_result_config(j, json_config, b, &p->common, p->base_prio, p->cpus);
 	if (ops->json_head)
 		ops->json_head(j, b);
 	rt_json_array(j, "runs");
@@ -137,7 +201,7 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 		rt_json_object(j, NULL);
 		if (ops->json_run_head)
 			ops->json_run_head(j, b, r);
-		bench_json_rows(j, r->rows, b->nr_threads);
+		bench_json_rows(j, r->rows, p->nr_threads);
 		if (b->tracer)
 			bench_trace_json(j, &r->trace);
 		if (i >= b->whole)
@@ -163,15 +227,16 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
  */
 static void place_coordinator(const struct bench *b, int prio)
 {
+	const struct bench_params *p = b->params;
 	struct bitmask *one = NULL;
 	int ret;
 
-	if (b->coordinator_cpu >= 0) {
+	if (p->coordinator_cpu >= 0) {
 		one = numa_allocate_cpumask();
-		numa_bitmask_setbit(one, (unsigned int)b->coordinator_cpu);
+		numa_bitmask_setbit(one, (unsigned int)p->coordinator_cpu);
 	}
-	ret = rt_cpus_set_affinity(one ? one : b->common->housekeeping ? b->common->housekeeping :
-				   b->cpus);
+	ret = rt_cpus_set_affinity(one ? one : p->common.housekeeping ? p->common.housekeeping :
+				   p->cpus);
 	if (one)
 		numa_free_cpumask(one);
 	if (ret)
@@ -186,19 +251,19 @@ static void place_coordinator(const struct bench *b, int prio)
 /* Every run's memory, in one piece per kind: the summary reads the rows as one table. */
 static void alloc_runs(struct bench *b)
 {
-	size_t nruns = (size_t)b->common->repeat, n = b->nr_threads, i;
+	size_t nruns = (size_t)b->params->common.repeat, n = b->params->nr_threads, i;
 
 	b->runs = calloc(nruns, sizeof(*b->runs));
 	b->rows = calloc(nruns * n, sizeof(*b->rows));
 	b->windows = calloc(nruns * n, sizeof(*b->windows));
-	if (b->own_size)
-		b->own = calloc(nruns, b->own_size);
-	if (!b->runs || !b->rows || !b->windows || (b->own_size && !b->own))
+	if (b->params->own_size)
+		b->own = calloc(nruns, b->params->own_size);
+	if (!b->runs || !b->rows || !b->windows || (b->params->own_size && !b->own))
 		cli_die(EXIT_SYSCALL, "out of memory");
 	for (i = 0; i < nruns; i++) {
 		b->runs[i].rows = &b->rows[i * n];
 		b->runs[i].windows = b->windows ? &b->windows[i * n] : NULL;
-		b->runs[i].own = b->own ? b->own + i * b->own_size : NULL;
+		b->runs[i].own = b->own ? b->own + i * b->params->own_size : NULL;
 	}
 }
 
@@ -206,7 +271,7 @@ static void free_runs(struct bench *b)
 {
 	int i;
 
-	for (i = 0; b->tracer && i < b->common->repeat; i++)
+	for (i = 0; b->tracer && i < b->params->common.repeat; i++)
 		bench_trace_free(&b->runs[i].trace);
 	free(b->rows);
 	free(b->windows);
@@ -214,7 +279,7 @@ static void free_runs(struct bench *b)
 	free(b->runs);
 }
 
-/* Run @run's span in the trace: its threads' windows, as an analysis of the file alone sees them. */
+/* Run @run's span in the trace: its threads' windows, as an analysis of the file alone sees it. */
 static struct bench_trace_span span_of(const struct bench *b, struct bench_run *run)
 {
 	struct bench_trace_span span = { .threads = run->windows, .out = &run->trace,
@@ -224,7 +289,7 @@ static struct bench_trace_span span_of(const struct bench *b, struct bench_run *
 					 .limit_ns = (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw) };
 	size_t i;
 
-	for (i = 1; i < b->nr_threads; i++) {
+	for (i = 1; i < b->params->nr_threads; i++) {
 		if (run->windows[i].start < span.start_ns)
 			span.start_ns = run->windows[i].start;
 		if (run->windows[i].end > span.end_ns)
@@ -259,17 +324,40 @@ static void analyse_trace(struct bench *b, size_t nruns)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	for (r = 0; r < nruns; r++)
 		spans[r] = span_of(b, &b->runs[r]);
-	ret = bench_trace_finish(b->tracer, spans, nruns, b->nr_threads, err, sizeof(err));
+	ret = bench_trace_finish(b->tracer, spans, nruns, b->params->nr_threads, err, sizeof(err));
 	free(spans);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "%s", err);
+}
+
+/* One run: the threads the program describes, run; its own results collected. */
+static int run_one(struct bench *b, struct bench_run *r, char *err, size_t len)
+{
+	struct bench_threads set = { 0 };
+	int ret;
+
+	ret = b->ops->prepare(b, &set);
+	r->duration_ns = set.duration_ns;
+	if (ret)
+		snprintf(err, len, "setting up the run: %s", strerror(-ret));
+	else
+		ret = bench_threads_run(b, &set, r, err, len);
+	if (ret)
+		return ret;
+	if (b->ops->collect)
+		b->ops->collect(b, r);
+	/* threads still running use the run's state until the process exits */
+	if (!r->unfinished && b->ops->release)
+		b->ops->release(b);
+	return 0;
 }
 
 /* Run after run, then the trace analysed; a signal ends the repeats with the run it cut short. */
 static void run_all(struct bench *b, int prio, int64_t main_start)
 {
 	const struct bench_ops *ops = b->ops;
-	int repeat = b->common->repeat, i, ret;
+	int repeat = b->params->common.repeat, i, ret;
+	size_t n = b->params->nr_threads;
 	char err[512], run[32] = "";
 
 	b->asked = repeat;
@@ -278,7 +366,7 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 
 		if (repeat > 1)
 			snprintf(run, sizeof(run), "run %d: ", i + 1);
-		ret = ops->run(b, r, err, sizeof(err));
+		ret = run_one(b, r, err, sizeof(err));
 		if (ret == -EINTR)
 			bench_exit_if_asked();	/* a second signal: the run returned at once */
 		if (ret && r->denied)
@@ -291,12 +379,12 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", run, err);
 		r->startup_ns = r->start_ns - (i ? b->runs[i - 1].end_ns : main_start);
-		bench_trace_mark_windows(b->tracer, i, r->windows, b->nr_threads, b->sys.bw.regime,
+		bench_trace_mark_windows(b->tracer, i, r->windows, n, b->sys.bw.regime,
 					 (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw));
 		if (b->tracer) {
 			struct bench_trace_span span = span_of(b, r);
 
-			trace_status(bench_trace_run_done(b->tracer, &span, b->nr_threads, err,
+			trace_status(bench_trace_run_done(b->tracer, &span, n, err,
 							  sizeof(err)), err);
 		}
 		/* an unlocked run is still a run: say what it may have cost */
@@ -335,8 +423,8 @@ static void print_trace(const struct bench *b)
 int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 {
 	int64_t main_start = rt_now_ns(CLOCK_MONOTONIC);
-	struct bench b = { .ops = ops, .cfg = cfg, .argc = argc, .argv = argv, .stop = &bench_stop,
-			   .coordinator_cpu = -1 };
+	struct bench b = { .ops = ops, .cfg = cfg, .argc = argc, .argv = argv,
+			   .stop = &bench_stop };
 	struct bench_result res = { 0 };
 	const struct bench_run *last;
 	int prio, ret, rc;
@@ -344,35 +432,36 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	int64_t kb;
 
 	cli_init(ops->name);
-	ops->parse(&b, argc, argv);
+	b.params = ops->parse(cfg, argc, argv);
 	bench_signals_install();
-	bench_sys_read(&b.sys, b.cpus);
-	b.sys.housekeeping = b.common->housekeeping;
+	bench_sys_read(&b.sys, b.params->cpus);
+	b.sys.housekeeping = b.params->common.housekeeping;
 	bench_env_check(&b.sys);
 	/* from now on off the run's CPUs: the recorder, started later, inherits them */
-	if (b.common->housekeeping && rt_cpus_set_affinity(b.common->housekeeping))
+	if (b.params->common.housekeeping && rt_cpus_set_affinity(b.params->common.housekeeping))
 		cli_die(EXIT_SYSCALL, "sched_setaffinity (--housekeeping): %s", strerror(errno));
 	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
 	bench_trace_sweep();
-	if (b.common->json)
-		bench_result_open(&res, b.common->json);
-	if (b.common->trace_out)
-		trace_status(bench_trace_out_open(b.common->trace_out, err, sizeof(err)), err);
+	if (b.params->common.json)
+		bench_result_open(&res, b.params->common.json);
+	if (b.params->common.trace_out)
+		trace_status(bench_trace_out_open(b.params->common.trace_out, err, sizeof(err)),
+			     err);
 
-	prio = b.coordinator_prio;
+	prio = b.params->coordinator_prio;
 	ret = rt_sched_probe(prio);
 	if (ret)
 		cli_no_rt_privilege(prio, ret);
-	ret = rt_work_calibrate(&b.work, b.unit_ns);
+	ret = rt_work_calibrate(&b.work, b.params->unit_ns);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
-	if (b.common->trace) {
+	if (b.params->common.trace) {
 		/* the static programs' buffer holds a whole run: they read it after the run */
-		kb = b.common->trace_buffer_kb ? b.common->trace_buffer_kb :
-		     bench_trace_live() ? b.trace_run_kb : b.trace_buffer_kb;
+		kb = b.params->common.trace_buffer_kb ? b.params->common.trace_buffer_kb :
+		     bench_trace_live() ? b.params->trace_run_kb : b.params->trace_buffer_kb;
 		/* closed at exit, after the driver's last step */
-		trace_status(bench_trace_open(&b.tracer, (size_t)kb, b.cpus, err, sizeof(err)),
-			     err);
+		ret = bench_trace_open(&b.tracer, (size_t)kb, b.params->cpus, err, sizeof(err));
+		trace_status(ret, err);
 	}
 	/*
 	 * Markers are for trace-cmd: a user's own record sees the top
@@ -382,14 +471,14 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	rt_tracemark_open(b.tracer ? rt_tracer_name(b.tracer) : NULL);
 	alloc_runs(&b);
 	place_coordinator(&b, prio);
-	if (!b.common->quiet)
+	if (!b.params->common.quiet)
 		print_header(&b);
 
 	run_all(&b, prio, main_start);
 	last = &b.runs[b.done - 1];
-	if (rt_summary_of(b.rows, (size_t)b.whole, b.nr_threads, &b.sum))
+	if (rt_summary_of(b.rows, (size_t)b.whole, b.params->nr_threads, &b.sum))
 		cli_die(EXIT_SYSCALL, "out of memory");
-	b.passed = ops->report(&b);
+	b.passed = report(&b);
 	print_partial(&b);
 	/* a failed write to stdout is said at the exit, once the files are written (cli_exit) */
 	fflush(stdout);
@@ -405,6 +494,6 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	free_runs(&b);
 	rt_tracemark_close();
 	bench_sys_free(&b.sys);
-	numa_free_cpumask(b.cpus);
+	numa_free_cpumask(b.params->cpus);
 	cli_exit(rc);
 }

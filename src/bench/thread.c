@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The benchmark thread's lifecycle and the gate that lets the threads into
- * the measured run.
+ * The benchmark thread's lifecycle: its window, its counters, its failure,
+ * its end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,58 +18,24 @@
 #include "rt_tracer.h"
 #include "rt_work.h"
 
-/*
- * Small stacks: with mlockall() every stack page is resident, and the
- * default 8 MiB would lock half a gigabyte at 64 threads. The threads use a
- * few kilobytes (two /proc buffers and a marker line).
- */
-#define THREAD_STACK (128 * 1024)
-
 #define PROCSTAT_WHAT "reading /proc/self/task/TID/{status,sched}"
 
-/* Both barriers count the threads and the coordinator. */
-int bench_gate_init(struct bench_gate *g, size_t nr_threads)
-{
-	int ret = rt_barrier_init(&g->ready, (unsigned int)nr_threads + 1);
-
-	return ret ? ret : rt_barrier_init(&g->start, (unsigned int)nr_threads + 1);
-}
-
-void bench_gate_destroy(struct bench_gate *g)
-{
-	rt_barrier_destroy(&g->ready);
-	rt_barrier_destroy(&g->start);
-}
-
-/* Attributes for benchmark threads: the small stack; the caller adds affinity. */
-int bench_attr_init(pthread_attr_t *attr)
-{
-	int ret = -pthread_attr_init(attr);
-
-	if (!ret)
-		ret = -pthread_attr_setstacksize(attr, THREAD_STACK);
-	return ret;
-}
-
-/**
- * bench_thread_create - start @fn(@arg) at SCHED_FIFO @prio
- *
- * Signals are for the coordinator: the thread is created with them blocked.
- * Returns 0 or a negative errno (-EPERM: SCHED_FIFO refused).
+/*
+ * A migration the thread can see itself, for kernels without /proc/.../sched:
+ * noted where it wakes (the driver notes it as the run starts)
  */
-int bench_thread_create(struct bench_thread *t, pthread_attr_t *attr, int prio,
-			void *(*fn)(void *), void *arg)
+void bench_thread_note_cpu(struct bench_thread *t)
 {
-	sigset_t old;
-	int ret;
+	int cpu = sched_getcpu();
 
-	ret = rt_sched_attr_fifo(attr, prio);
-	if (ret)
-		return ret;
-	bench_signals_block(&old);
-	ret = -pthread_create(&t->thread, attr, fn, arg);
-	bench_signals_restore(&old);
-	return ret;
+	if (cpu >= 0 && cpu != t->last_cpu) {
+		if (t->last_cpu >= 0)
+			atomic_store_explicit(&t->cpu_changes,
+					      atomic_load_explicit(&t->cpu_changes,
+								   memory_order_relaxed) + 1,
+					      memory_order_relaxed);
+		t->last_cpu = cpu;
+	}
 }
 
 /**
@@ -99,27 +65,35 @@ int bench_thread_wait(struct bench_thread *t, pthread_barrier_t *b)
 }
 
 /**
- * bench_thread_begin - from the thread's start to the run's: its tid, a
- * precise timer, the gate, then the window opens on its start counters
+ * bench_thread_setup - the thread's first step: its tid, its CPUs, a precise timer
  *
- * Counters are read by each thread for itself: /proc of a running thread is
- * read by nobody else during the run. Returns 0 or the recorded negative errno.
+ * A failure is recorded (bench_thread_open returns it): the thread still
+ * takes its place at the gate, which counts it.
  */
-int bench_thread_begin(struct bench_thread *t, struct bench_gate *gate)
+void bench_thread_setup(struct bench_thread *t)
 {
 	int ret;
 
 	t->tid = gettid();
+	t->last_cpu = -1;
 	/* what placement is measured against: nothing here changes it later */
 	t->affinity_known = !sched_getaffinity(0, sizeof(t->affinity), &t->affinity);
 	ret = rt_work_thread_init();
 	if (ret)
 		bench_thread_fail(t, "prctl(PR_SET_TIMERSLACK)", ret);
-	ret = bench_thread_wait(t, &gate->ready);
-	if (!ret)
-		ret = bench_thread_wait(t, &gate->start);
-	if (ret)
-		return ret;
+}
+
+/**
+ * bench_thread_open - through the gate: the window opens on its start counters
+ *
+ * Counters are read by each thread for itself: /proc of a running thread is
+ * read by nobody else during the run. Returns 0 or the recorded negative errno.
+ */
+int bench_thread_open(struct bench_thread *t)
+{
+	int ret;
+
+	bench_thread_note_cpu(t);
 	t->win_start = rt_now_ns(CLOCK_MONOTONIC);
 	ret = rt_procstat_read("/proc", t->tid, &t->start);
 	return ret ? bench_thread_fail(t, PROCSTAT_WHAT, ret) : t->err;
@@ -177,65 +151,21 @@ bool bench_thread_abandon(struct bench_thread *t)
 }
 
 /**
- * bench_thread_row - @t's row of the table, with @iterations, and its
- * window for the trace (when @win is not NULL)
+ * bench_thread_row - @t's row of the table and its window for the trace
+ * (when @win is not NULL)
  *
  * Returns whether the kernel counted its migrations (/proc/.../sched).
  */
-bool bench_thread_row(const struct bench_thread *t, uint64_t iterations, struct rt_row *row,
+bool bench_thread_row(const struct bench_thread *t, struct rt_row *row,
 		      struct bench_window *win)
 {
 	struct rt_counters d;
 
 	rt_counters_delta(&t->end, &t->start, &d);
-	*row = (struct rt_row){ d.vol, d.nonvol, d.migrations, iterations };
+	*row = (struct rt_row){ d.vol, d.nonvol, d.migrations,
+				atomic_load_explicit(&t->iterations, memory_order_relaxed) };
 	if (win)
 		*win = (struct bench_window){ t->tid, t->win_start, t->win_end, d.migrations,
 					      t->affinity, t->affinity_known };
 	return d.have_migrations;
-}
-
-/**
- * bench_release - lock memory and let the created threads into the run
- *
- * Every stack exists now: memory is locked with MCL_CURRENT (MCL_FUTURE
- * would make later allocations fail under an RLIMIT_MEMLOCK); @mlock_err
- * gets its errno, 0 when locked. Once every thread has its tid (the ready
- * barrier) the trace starts for them (@nth gives thread i), then the start
- * barrier opens the run and @start_ns is its time.
- *
- * Returns 0, or a negative errno with @err saying what failed.
- */
-int bench_release(struct bench_gate *gate, struct rt_tracer *tracer,
-		  struct bench_thread *(*nth)(void *ctx, size_t i), void *ctx, size_t nr_threads,
-		  int *mlock_err, int64_t *start_ns, char *err, size_t len)
-{
-	pid_t *tids;
-	size_t i;
-	int ret;
-
-	*mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
-	ret = rt_barrier_wait(&gate->ready);
-	if (!ret && tracer) {
-		tids = calloc(nr_threads, sizeof(*tids));
-		ret = -ENOMEM;
-		if (tids) {
-			for (i = 0; i < nr_threads; i++)
-				tids[i] = nth(ctx, i)->tid;
-			ret = rt_tracer_begin(tracer, tids, nr_threads);
-		}
-		free(tids);
-		if (ret) {
-			snprintf(err, len, "starting the trace: %s", strerror(-ret));
-			return ret;
-		}
-	}
-	if (!ret)
-		ret = rt_barrier_wait(&gate->start);
-	if (ret) {
-		snprintf(err, len, "start barrier: %s", strerror(-ret));
-		return ret;
-	}
-	*start_ns = rt_now_ns(CLOCK_MONOTONIC);
-	return 0;
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The life every benchmark thread shares, whatever it does in between:
- * created at its SCHED_FIFO priority with signals blocked, it takes its tid,
- * waits at the gate with the others, reads its counters at the start and at
- * the end of its own window, records its first failure, and leaves
- * SCHED_FIFO. The coordinator locks memory and opens the gate.
+ * The life every benchmark thread shares, whatever it does in between: it
+ * takes its tid, reads its counters at the start and at the end of its own
+ * window, records its first failure, and leaves SCHED_FIFO. The run that
+ * creates, gates and joins the threads is the driver's (runner.h).
  */
 #ifndef BENCH_THREAD_H
 #define BENCH_THREAD_H
@@ -21,8 +20,6 @@
 #include "rt_procstat.h"
 #include "rt_report.h"
 
-struct rt_tracer;
-
 /* A thread's window for the trace analysis: its tid, its times, its /proc count. */
 struct bench_window {
 	pid_t tid;
@@ -32,18 +29,23 @@ struct bench_window {
 	bool affinity_known;		/* when known (placement) */
 };
 
-/* The start of a run: every thread has its tid (ready), then the run begins (start). */
-struct bench_gate {
-	pthread_barrier_t ready;
-	pthread_barrier_t start;
-};
-
 /*
- * One benchmark thread's part that the lifecycle owns. Written by the thread
- * itself until it is joined, except the atomics, which a watchdog reads, and
- * the end of a thread abandoned after a signal's grace (bench_thread_claim_end).
+ * One benchmark thread: what the benchmark describes before the run (the
+ * fields marked "described"), then the lifecycle's part. Written by the
+ * thread itself until it is joined, except the atomics, which a watchdog
+ * reads, and the end of a thread abandoned after a signal's grace
+ * (bench_thread_abandon).
  */
 struct bench_thread {
+	int prio;			/* described: its SCHED_FIFO priority */
+	int cpu;			/* described: its one CPU, or -1: the benchmark's CPUs */
+	int (*body)(struct bench_thread *t);	/* described: its work, from the gate to
+						 * its end; 0, or bench_thread_fail()'s */
+	atomic_uint_fast64_t *progress;	/* described: what a watchdog watches (threads may
+					 * share one); NULL: its iterations */
+	atomic_uint_fast64_t iterations;	/* the table's: counted by the thread itself */
+	atomic_uint_fast64_t cpu_changes;	/* sched_getcpu() changes it saw (no /proc sched) */
+	int last_cpu;
 	pthread_t thread;
 	pid_t tid;
 	atomic_bool *stop;		/* the run's: a failure stops it */
@@ -60,24 +62,34 @@ struct bench_thread {
 	const char *err_what;		/* the call that failed */
 };
 
-int bench_gate_init(struct bench_gate *g, size_t nr_threads);
-void bench_gate_destroy(struct bench_gate *g);
+#ifndef container_of
+/* The structure of type @type whose member @member is at @ptr. */
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
 
-int bench_attr_init(pthread_attr_t *attr);
-int bench_thread_create(struct bench_thread *t, pthread_attr_t *attr, int prio,
-			void *(*fn)(void *), void *arg);
+/* One more pass of the thread's loop, counted by the thread itself. */
+static inline void bench_thread_count(struct bench_thread *t)
+{
+	atomic_store_explicit(&t->iterations,
+			      atomic_load_explicit(&t->iterations, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
 
+/* Whether the run asks its threads to stop: a duration, a failure, a signal. */
+static inline bool bench_thread_stopping(const struct bench_thread *t)
+{
+	return atomic_load_explicit(t->stop, memory_order_relaxed);
+}
+
+void bench_thread_note_cpu(struct bench_thread *t);
 int bench_thread_fail(struct bench_thread *t, const char *what, int err);
 int bench_thread_wait(struct bench_thread *t, pthread_barrier_t *b);
-int bench_thread_begin(struct bench_thread *t, struct bench_gate *gate);
+void bench_thread_setup(struct bench_thread *t);
+int bench_thread_open(struct bench_thread *t);
 void bench_thread_end(struct bench_thread *t);
 void bench_thread_exit(struct bench_thread *t, sem_t *done);
 bool bench_thread_abandon(struct bench_thread *t);
-bool bench_thread_row(const struct bench_thread *t, uint64_t iterations, struct rt_row *row,
+bool bench_thread_row(const struct bench_thread *t, struct rt_row *row,
 		      struct bench_window *win);
-
-int bench_release(struct bench_gate *gate, struct rt_tracer *tracer,
-		  struct bench_thread *(*nth)(void *ctx, size_t i), void *ctx, size_t nr_threads,
-		  int *mlock_err, int64_t *start_ns, char *err, size_t len);
 
 #endif

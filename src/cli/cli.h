@@ -98,5 +98,6 @@ struct bitmask *cli_housekeeping(const char *arg, const struct bitmask *usable);
 void cli_cpusets_init(struct cli_common *co);
 void cli_cpusets_done(struct cli_common *co, const struct bitmask *run);
 void cli_no_rt_privilege(int prio, int err) __attribute__((noreturn));
+int cli_thread_prios(int nr, int base, char *err, size_t len);
 
 #endif

@@ -4,16 +4,20 @@
  * gets one line naming it, the value and what is accepted, and exit 2.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "rt_sched.h"
 
 /**
  * cli_common_init - start parsing with the usable CPUs known, or exit 3
  */
 void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 {
+	opterr = 0;	/* the program says what is wrong, in one line */
 	co->usage = usage;
 	co->cpus = NULL;
 	co->quiet = false;
@@ -189,4 +193,21 @@ static struct bitmask *cpu_list(const char *opt, const char *arg, const struct b
 	cli_die(EXIT_USAGE,
 		"invalid %s '%s': expected a CPU list such as 0-3,6%s%s%s; usable CPUs: %s", opt,
 		arg, *why ? " (libnuma: " : "", why, *why ? ")" : "", have);
+}
+
+/**
+ * cli_thread_prios - check that @nr threads at --base-prio @base (thread id
+ * at base + id) and the coordinator above them fit under SCHED_FIFO 99
+ *
+ * Returns 0, or -EINVAL with @err the line that says what is accepted.
+ */
+int cli_thread_prios(int nr, int base, char *err, size_t len)
+{
+	if (base + nr <= RT_PRIO_MAX)
+		return 0;
+	snprintf(err, len,
+		 "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
+		 "accepted: --threads up to %d at this base, or --base-prio up to %d",
+		 nr, base, base, base + nr, RT_PRIO_MAX, RT_PRIO_MAX - base, RT_PRIO_MAX - nr);
+	return -EINVAL;
 }

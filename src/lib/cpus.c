@@ -298,6 +298,22 @@ int rt_cpus_attr_affinity(pthread_attr_t *attr, const struct bitmask *cpus)
 }
 
 /**
+ * rt_cpu_attr_pin - have threads created with @attr start on @cpu alone
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_cpu_attr_pin(pthread_attr_t *attr, int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return -pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+/**
  * rt_cpu_pin - bind the calling thread to @cpu alone
  *
  * Returns 0 or a negative errno.

@@ -16,6 +16,7 @@ int rt_cpus_format_set(const cpu_set_t *set, char *buf, size_t len);
 int rt_cpus_parse_set(const char *list, cpu_set_t *set);
 int rt_cpus_set_affinity(const struct bitmask *cpus);
 int rt_cpus_attr_affinity(pthread_attr_t *attr, const struct bitmask *cpus);
+int rt_cpu_attr_pin(pthread_attr_t *attr, int cpu);
 int rt_cpu_pin(int cpu);
 int rt_cpu_node(int cpu);
 const char *rt_cpus_numa_message(void);

@@ -37,15 +37,8 @@ int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
 	if (cfg->mode->configure(cfg, ncpus, err, len))
 		return -EINVAL;
 	/* thread id runs at base + id; the coordinating thread at base + nr_threads */
-	if (cfg->base_prio + cfg->nr_threads > RT_PRIO_MAX) {
-		snprintf(err, len,
-			 "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
-			 "accepted: --threads up to %d at this base, or --base-prio up to %d",
-			 cfg->nr_threads, cfg->base_prio, cfg->base_prio,
-			 cfg->base_prio + cfg->nr_threads, RT_PRIO_MAX, RT_PRIO_MAX - cfg->base_prio,
-			 RT_PRIO_MAX - cfg->nr_threads);
+	if (cli_thread_prios(cfg->nr_threads, cfg->p.base_prio, err, len))
 		return -EINVAL;
-	}
 	if (cfg->mode->worst_case_ns(cfg) > MIG_WORST_CASE_MAX) {
 		char unit[32];
 
@@ -73,7 +66,7 @@ int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
  */
 int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg)
 {
-	int64_t kb = 4096 + cfg->nr_threads * 2 * 200 / rt_cpus_count(cfg->cpus);
+	int64_t kb = 4096 + cfg->nr_threads * 2 * 200 / rt_cpus_count(cfg->p.cpus);
 
 	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
 }
@@ -92,6 +85,6 @@ int64_t mig_trace_run_kb(const struct mig_cfg *cfg)
 	if (!cfg->mode->timed)
 		return 8192;
 	kb = 4096 + cfg->nr_threads * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200 /
-			    rt_cpus_count(cfg->cpus);
+			    rt_cpus_count(cfg->p.cpus);
 	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
 }

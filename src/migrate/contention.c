@@ -52,7 +52,7 @@ static int contention_body(struct mig_run *run, struct mig_thread *t)
 	for (iter = 0;; iter++) {
 		for (l = 0; l < cfg->nr_locks; l++) {
 			/* a pass cut short by the end of the run is not counted */
-			if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+			if (mig_stopping(t))
 				return 0;
 			ret = mig_take(run, t, iter, l, hold);
 			if (!ret)

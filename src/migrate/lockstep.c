@@ -35,7 +35,7 @@ static int lockstep_body(struct mig_run *run, struct mig_thread *t)
 
 	for (iter = 0; iter < run->cfg->loops; iter++) {
 		for (l = 0; l < run->cfg->nr_locks; l++) {
-			if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+			if (mig_stopping(t))
 				return 0;
 			ret = mig_take(run, t, (uint64_t)iter, l, 1);
 			if (ret)

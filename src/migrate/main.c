@@ -14,7 +14,6 @@
 #include "bench.h"
 #include "cli.h"
 #include "migrate.h"
-#include "run.h"
 #include "rt_clock.h"
 #include "rt_cpus.h"
 #include "rt_opts.h"
@@ -88,14 +87,13 @@ static const struct mig_mode *parse_mode(const char *arg)
 	return m;
 }
 
-static void parse_options(struct bench *b, int argc, char **argv)
+static const struct bench_params *parse_options(void *config, int argc, char **argv)
 {
-	struct mig_cfg *cfg = b->cfg;
+	struct mig_cfg *cfg = config;
 	char err[512];
 	int c;
 
-	cli_common_init(&cfg->common, usage);
-	opterr = 0;
+	cli_common_init(&cfg->p.common, usage);
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -124,24 +122,23 @@ static void parse_options(struct bench *b, int argc, char **argv)
 			cfg->unit_ns = cli_opt(&spec_unit, optarg);
 			break;
 		case 'b':
-			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
+			cfg->p.base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		default:
-			cli_common_option(&cfg->common, c, optarg, argv, short_options);
+			cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
 		}
 	}
-	cfg->cpus = cli_common_done(&cfg->common, argc, argv);
-	if (mig_configure(cfg, rt_cpus_count(cfg->cpus), err, sizeof(err)))
+	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
+	if (mig_configure(cfg, rt_cpus_count(cfg->p.cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
-	b->common = &cfg->common;
-	b->cpus = cfg->cpus;
-	b->base_prio = cfg->base_prio;
-	b->nr_threads = (size_t)cfg->nr_threads;
 	/* the benchmark threads at base + id, the coordinator above them */
-	b->coordinator_prio = cfg->base_prio + cfg->nr_threads;
-	b->unit_ns = cfg->unit_ns;
-	b->trace_buffer_kb = mig_trace_buffer_kb(cfg);
-	b->trace_run_kb = mig_trace_run_kb(cfg);
+	cfg->p.nr_threads = (size_t)cfg->nr_threads;
+	cfg->p.coordinator_prio = cfg->p.base_prio + cfg->nr_threads;
+	cfg->p.coordinator_cpu = -1;
+	cfg->p.unit_ns = cfg->unit_ns;
+	cfg->p.trace_buffer_kb = mig_trace_buffer_kb(cfg);
+	cfg->p.trace_run_kb = mig_trace_run_kb(cfg);
+	return &cfg->p;
 }
 
 static void header(const struct bench *b)
@@ -149,11 +146,11 @@ static void header(const struct bench *b)
 	const struct mig_cfg *cfg = b->cfg;
 	char cpus[256], unit[32], dur[32];
 
-	rt_cpus_format(cfg->cpus, cpus, sizeof(cpus));
+	rt_cpus_format(cfg->p.cpus, cpus, sizeof(cpus));
 	rt_format_duration(unit, sizeof(unit), cfg->unit_ns);
 	printf("migrate %s: mode %s, %d threads (SCHED_FIFO %d-%d), %d locks (%s), CPUs %s\n",
-	       RT_VERSION, cfg->mode->name, cfg->nr_threads, cfg->base_prio,
-	       cfg->base_prio + cfg->nr_threads - 1, cfg->nr_locks, cfg->pi ? "PI" : "no PI",
+	       RT_VERSION, cfg->mode->name, cfg->nr_threads, cfg->p.base_prio,
+	       cfg->p.base_prio + cfg->nr_threads - 1, cfg->nr_locks, cfg->pi ? "PI" : "no PI",
 	       cpus);
 	printf("%s\n", cfg->mode->summary);
 	if (cfg->mode->timed) {
@@ -164,42 +161,6 @@ static void header(const struct bench *b)
 		printf("unit %s of CPU time (about %llu busy loops), %lld loops\n", unit,
 		       (unsigned long long)b->work.loops_per_unit, (long long)cfg->loops);
 	}
-}
-
-static double measured_s(const struct bench_run *r)
-{
-	return (double)(r->end_ns - r->start_ns) / RT_NSEC_PER_SEC;
-}
-
-static bool report(struct bench *b)
-{
-	const struct mig_cfg *cfg = b->cfg;
-	double shortest = 1e300, longest = 0, d;
-	int r;
-
-	bench_print_table(b, NULL);
-	if (!b->runs[0].have_migrations)
-		printf("\nmigrated: sched_getcpu() changes seen by each thread (a lower bound): "
-		       "this kernel has no /proc/self/task/TID/sched\n");
-	if (cfg->common.quiet)
-		return true;
-	for (r = 0; r < b->done; r++) {
-		d = measured_s(&b->runs[r]);
-		shortest = d < shortest ? d : shortest;
-		longest = d > longest ? d : longest;
-	}
-	if (b->done == 1)
-		printf("\nmeasured %.3f s", longest);
-	else
-		printf("\n%d runs, each measured %.3f-%.3f s", b->done, shortest, longest);
-	if (cfg->mode->timed) {
-		char asked[32];
-
-		rt_format_duration(asked, sizeof(asked), cfg->duration_ns);
-		printf(" (duration %s)", asked);
-	}
-	printf(", start-up %.1f ms\n", (double)b->runs[0].startup_ns / RT_NSEC_PER_MSEC);
-	return true;
 }
 
 /* migrate's own settings in "config" */
@@ -217,27 +178,15 @@ static void json_config(struct rt_json *j, const struct bench *b)
 	rt_json_uint(j, "unit_loops", b->work.loops_per_unit);
 }
 
-static void json_head(struct rt_json *j, const struct bench *b)
+static int prepare(struct bench *b, struct bench_threads *set)
 {
-	rt_json_str(j, "migrations_source",
-		    b->runs[0].have_migrations ? "se.nr_migrations" : "sched_getcpu");
+	return mig_prepare(b->cfg, &b->work, set);
 }
 
-static void json_run_head(struct rt_json *j, const struct bench *b, const struct bench_run *r)
+static void release(struct bench *b)
 {
 	(void)b;
-	rt_json_double(j, "measured_s", measured_s(r));
-	rt_json_double(j, "startup_ms", (double)r->startup_ns / RT_NSEC_PER_MSEC);
-}
-
-/* One run of the mode; the run's state outlives it for threads that did not stop. */
-static int run(struct bench *b, struct bench_run *r, char *err, size_t len)
-{
-	static struct mig_run mr;
-
-	mr = (struct mig_run){ .cfg = b->cfg, .work = b->work, .tracer = b->tracer,
-			       .stop_req = b->stop };
-	return mig_execute(&mr, r, err, len);
+	mig_release(mig_the_run());
 }
 
 static const struct bench_ops migrate_ops = {
@@ -245,11 +194,11 @@ static const struct bench_ops migrate_ops = {
 	.stuck_exit = EXIT_SYSCALL,
 	.parse = parse_options,
 	.header = header,
-	.run = run,
-	.report = report,
+	.prepare = prepare,
+	.release = release,
 	.json_config = json_config,
-	.json_head = json_head,
-	.json_run_head = json_run_head,
+	.json_head = bench_json_migrations_source,
+	.json_run_head = bench_json_measured,
 };
 
 int main(int argc, char **argv)
@@ -258,7 +207,7 @@ int main(int argc, char **argv)
 		.mode = &mig_contention,
 		.loops = DEFAULT_LOOPS,
 		.unit_ns = RT_NSEC_PER_MSEC,
-		.base_prio = DEFAULT_BASE_PRIO,
+		.p.base_prio = DEFAULT_BASE_PRIO,
 	};
 
 	bench_main(&migrate_ops, &cfg, argc, argv);

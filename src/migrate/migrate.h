@@ -3,8 +3,6 @@
 #define MIGRATE_H
 
 #include <pthread.h>
-#include <semaphore.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,10 +10,8 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "thread.h"
+#include "bench.h"
 #include "rt_procstat.h"
-#include "rt_stop.h"
-#include "rt_tracer.h"
 #include "rt_work.h"
 
 struct mig_mode;
@@ -29,45 +25,33 @@ struct mig_cfg {
 	int64_t duration_ns;		/* -d, --duration (contention) */
 	int64_t loops;			/* -L, --loops (lockstep, paired) */
 	int64_t unit_ns;		/* -u, --unit: one unit of busy work or sleep */
-	int base_prio;			/* -b, --base-prio: thread id runs at base + id */
-	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
-	struct cli_common common;	/* -q, -r, --json and the rest every program has */
+	struct bench_params p;		/* -b (base_prio: thread id runs at base + id), -c,
+					 * -q, -r, --json and the rest every program has */
 	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
 };
 
 /*
- * One benchmark thread: the lifecycle's part (bench_thread) and the lock
- * steps'. The atomics are read by the watchdogs and, after a signal, by the
- * main thread while the thread may still run.
+ * One benchmark thread: the lifecycle's part (bench_thread, with its
+ * iterations: completed passes of the mode's loop) and the lock steps'. The
+ * atomics are read by the watchdog and, after a signal, by the main thread
+ * while the thread may still run.
  */
 struct mig_thread {
 	struct bench_thread bt;
 	struct mig_run *run;
 	int id;				/* 0 is the lowest priority */
-	atomic_uint_fast64_t iterations;	/* completed passes of the mode's loop */
-	atomic_uint_fast64_t cpu_changes;	/* sched_getcpu() changes seen */
-	int last_cpu;
 	atomic_uint_fast64_t steps;	/* lock steps done: progress for the watchdog */
 	atomic_int holds;		/* for the watchdog: the lock it holds + 1, or 0 */
 };
 
+/* One run's state, shared by its threads; the driver runs them (runner.h). */
 struct mig_run {
 	const struct mig_cfg *cfg;
 	struct rt_work work;
 	pthread_mutex_t *locks;
-	struct bench_gate gate;
+	int nr_locks;			/* of them, initialised */
 	struct mig_thread *threads;
-	struct rt_tracer *tracer;	/* --trace: recording the run, or NULL */
-	sem_t done;			/* posted by each thread as it ends */
-	const struct rt_stop *stop_req;	/* asked from outside (a signal) to stop */
 	void *mode_data;
-	atomic_bool stop;		/* set by the main thread: leave at the next step */
-	int64_t start_ns;		/* the start barrier released */
-	pthread_t watcher;		/* the progress watchdog (watch.c) */
-	bool watching;			/* it was started and not stopped */
-	sem_t watch_quit;		/* posted to stop it */
-	atomic_int stalled;		/* set by it: the stuck thread + 1 */
-	int64_t stall_ns;		/* how long no step was made, when stalled */
 };
 
 struct mig_mode {
@@ -115,15 +99,24 @@ int mig_wait(struct mig_thread *t, pthread_barrier_t *b);
 /* One more pass of the mode's loop; only the thread itself counts. */
 static inline void mig_iteration_done(struct mig_thread *t)
 {
-	atomic_store_explicit(&t->iterations,
-			      atomic_load_explicit(&t->iterations, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
+	bench_thread_count(&t->bt);
 }
 
-/* watch.c: the progress watchdog */
+/* Whether the run asks the threads to stop (the duration, a failure, a signal). */
+static inline bool mig_stopping(const struct mig_thread *t)
+{
+	return bench_thread_stopping(&t->bt);
+}
+
+int mig_prepare(const struct mig_cfg *cfg, const struct rt_work *work, struct bench_threads *set);
+void mig_release(struct mig_run *run);
+struct mig_run *mig_the_run(void);
+
+/* watch.c: what the watchdog makes of a stuck run */
 int64_t mig_stall_ns(const struct mig_cfg *cfg);
-int mig_watch_start(struct mig_run *run);
-void mig_watch_stop(struct mig_run *run, bool wait);
 int mig_pick_stuck(const struct mig_run *run);
+size_t mig_pick(void *run);
+int mig_stalled(void *run, size_t i, int64_t for_ns, char *err, size_t len);
+void mig_late(void *run, size_t i, int64_t since_ns, char *err, size_t len);
 
 #endif

@@ -1,26 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The progress watchdog of a run: a SCHED_OTHER thread that ends the run
- * when no benchmark thread has done a lock step for a stall window, and
- * names the thread the others wait for.
- *
- * It never preempts a benchmark thread: it runs only where a CPU has no RT
- * work, which is exactly what a stuck run leaves (the others block on the
- * stuck thread's lock or barrier). A thread stuck busy on every CPU starves
- * it; the main thread's deadline (duration or worst case, plus a grace)
- * catches that case.
+ * What the driver's watchdog (src/bench/watch.c, a SCHED_OTHER watcher
+ * thread) makes of a migrate run: stuck when no thread has done a lock step
+ * for a stall window, or past the worst case; and the thread the others
+ * wait for, named.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 
 #include "migrate.h"
 #include "rt_clock.h"
-#include "rt_sched.h"
 
-#define WATCH_PERIOD_NS (RT_NSEC_PER_SEC / 2)
 #define WATCH_STALL_NS (5 * RT_NSEC_PER_SEC)
-#define WATCH_STACK (64 * 1024)
 
 /**
  * mig_stall_ns - how long without a lock step means the run is stuck
@@ -31,18 +23,6 @@
 int64_t mig_stall_ns(const struct mig_cfg *cfg)
 {
 	return WATCH_STALL_NS + 2 * (2 * (int64_t)cfg->nr_threads + 2) * cfg->unit_ns;
-}
-
-static uint64_t progress(const struct mig_run *run)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < run->cfg->nr_threads; i++) {
-		sum += atomic_load_explicit(&run->threads[i].steps, memory_order_relaxed);
-		sum += atomic_load(&run->threads[i].bt.finished);
-	}
-	return sum;
 }
 
 /**
@@ -70,74 +50,41 @@ int mig_pick_stuck(const struct mig_run *run)
 	return 0;
 }
 
-static void *watch_main(void *arg)
+size_t mig_pick(void *run)
 {
-	struct mig_run *run = arg;
-	int64_t window = mig_stall_ns(run->cfg);
-	int64_t since = rt_now_ns(CLOCK_MONOTONIC), now;
-	uint64_t last = progress(run), p;
-	struct timespec ts;
-
-	for (;;) {
-		/* sem_timedwait() takes CLOCK_REALTIME; the window is measured on MONOTONIC */
-		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + WATCH_PERIOD_NS);
-		if (!sem_timedwait(&run->watch_quit, &ts))
-			return NULL;
-		now = rt_now_ns(CLOCK_MONOTONIC);
-		p = progress(run);
-		if (p != last) {
-			last = p;
-			since = now;
-			continue;
-		}
-		if (now - since < window)
-			continue;
-		run->stall_ns = now - since;
-		atomic_store(&run->stalled, mig_pick_stuck(run) + 1);
-		sem_post(&run->done);
-		return NULL;
-	}
+	return (size_t)mig_pick_stuck(run);
 }
 
-/**
- * mig_watch_start - start the progress watchdog on @run (its threads started)
- *
- * Returns 0 or a negative errno.
- */
-int mig_watch_start(struct mig_run *run)
+/* The watchdog saw no lock step for @for_ns: thread @i, the one the others wait for, in @err. */
+int mig_stalled(void *ctx, size_t i, int64_t for_ns, char *err, size_t len)
 {
-	pthread_attr_t attr;
-	int ret;
+	const struct mig_run *run = ctx;
+	const struct mig_thread *t = &run->threads[i];
+	int holds = atomic_load(&t->holds);
+	int n;
 
-	if (sem_init(&run->watch_quit, 0, 0))
-		return -errno;
-	ret = -pthread_attr_init(&attr);
-	if (ret)
-		return ret;
-	ret = -pthread_attr_setstacksize(&attr, WATCH_STACK);
-	if (!ret)
-		ret = rt_sched_attr_other(&attr);
-	if (!ret)
-		ret = -pthread_create(&run->watcher, &attr, watch_main, run);
-	pthread_attr_destroy(&attr);
-	run->watching = !ret;
-	return ret;
+	n = snprintf(err, len, "watchdog: no lock step for %.1f s: thread %d (tid %d, "
+		     "SCHED_FIFO %d) ", (double)for_ns / RT_NSEC_PER_SEC, t->id, (int)t->bt.tid,
+		     t->bt.prio);
+	if (n > 0 && (size_t)n < len && holds)
+		snprintf(err + n, len - (size_t)n,
+			 "holds lock %d and does not let go; %llu lock steps done", holds - 1,
+			 (unsigned long long)atomic_load(&t->steps));
+	else if (n > 0 && (size_t)n < len)
+		snprintf(err + n, len - (size_t)n, "is stuck outside the locks; %llu lock steps done",
+			 (unsigned long long)atomic_load(&t->steps));
+	return -ETIMEDOUT;
 }
 
-/**
- * mig_watch_stop - stop the watchdog; wait for it unless the run is stuck
- *
- * A stuck run may starve it (it is SCHED_OTHER): then it is left to the
- * process's exit.
- */
-void mig_watch_stop(struct mig_run *run, bool wait)
+/* Past the run's worst case: thread @i, the one the others wait for, in @err. */
+void mig_late(void *ctx, size_t i, int64_t since_ns, char *err, size_t len)
 {
-	if (!run->watching)
-		return;
-	sem_post(&run->watch_quit);
-	if (wait) {
-		pthread_join(run->watcher, NULL);
-		sem_destroy(&run->watch_quit);
-	}
-	run->watching = false;
+	const struct mig_run *run = ctx;
+	const struct mig_thread *t = &run->threads[i];
+
+	snprintf(err, len,
+		 "watchdog: thread %d (tid %d, SCHED_FIFO %d) did not finish within %.1f s "
+		 "of the start; %llu lock steps done",
+		 t->id, (int)t->bt.tid, t->bt.prio, (double)since_ns / RT_NSEC_PER_SEC,
+		 (unsigned long long)atomic_load(&t->steps));
 }

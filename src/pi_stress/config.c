@@ -23,10 +23,10 @@
 int pis_group_cpu(const struct pis_cfg *cfg, int group)
 {
 	if (cfg->apart && !cfg->uniprocessor)
-		return rt_cpus_nth(cfg->cpus, group);
-	if (cfg->uniprocessor || rt_cpus_count(cfg->cpus) == 1)
-		return rt_cpus_nth(cfg->cpus, 0);
-	return rt_cpus_nth(cfg->cpus, 1 + group);
+		return rt_cpus_nth(cfg->p.cpus, group);
+	if (cfg->uniprocessor || rt_cpus_count(cfg->p.cpus) == 1)
+		return rt_cpus_nth(cfg->p.cpus, 0);
+	return rt_cpus_nth(cfg->p.cpus, 1 + group);
 }
 
 /**
@@ -35,10 +35,10 @@ int pis_group_cpu(const struct pis_cfg *cfg, int group)
  */
 int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 {
-	int ncpus = rt_cpus_count(cfg->cpus);
+	int ncpus = rt_cpus_count(cfg->p.cpus);
 	char list[256];
 
-	rt_cpus_format(cfg->cpus, list, sizeof(list));
+	rt_cpus_format(cfg->p.cpus, list, sizeof(list));
 	if (cfg->uniprocessor) {
 		snprintf(why, len, "with -u every group shares one CPU");
 		return MAX_SHARED_GROUPS;
@@ -46,7 +46,7 @@ int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 	if (cfg->apart) {
 		snprintf(why, len, "each group needs a CPU of its own (CPUs %s; the coordinator is "
 			 "on housekeeping CPU %d); -u puts every group on one CPU",
-			 list, cfg->coordinator_cpu);
+			 list, cfg->p.coordinator_cpu);
 		return ncpus;
 	}
 	if (ncpus == 1) {
@@ -56,7 +56,7 @@ int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 	snprintf(why, len,
 		 "each group needs a CPU of its own and CPU %d is kept for the coordinator "
 		 "(CPUs %s); -u puts every group on one CPU",
-		 rt_cpus_nth(cfg->cpus, 0), list);
+		 rt_cpus_nth(cfg->p.cpus, 0), list);
 	return ncpus - 1;
 }
 

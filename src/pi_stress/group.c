@@ -60,7 +60,6 @@ static int low_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
  */
 static int medium_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
 {
-	struct pis_run *run = g->run;
 	int ret;
 
 	ret = meet(t, &g->locked);
@@ -69,7 +68,7 @@ static int medium_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
 	if (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass)
 		g->medium_ran++;
 	while (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass) {
-		if (atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+		if (bench_thread_stopping(&t->bt)) {
 			g->unresolved = true;
 			break;
 		}
@@ -103,7 +102,7 @@ static int high_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
 		g->uncontended++;
 	atomic_fetch_add_explicit(&g->progress, 1, memory_order_relaxed);
 	/* one decision for the three, published by the barrier */
-	g->go_on = !atomic_load(&g->run->stop) && (!cfg->inversions || pass < (uint64_t)cfg->inversions);
+	g->go_on = !bench_thread_stopping(&t->bt) && (!cfg->inversions || pass < (uint64_t)cfg->inversions);
 	return meet(t, &g->done);
 }
 
@@ -114,28 +113,26 @@ static int (*const passes[PIS_ROLES])(struct pis_thread *, struct pis_group *, u
 };
 
 /**
- * pis_thread_main - one thread of a group: the shared lifecycle around its passes
+ * pis_thread_body - one thread of a group: its passes, until high decides
+ * they end
  *
  * Passes are numbered from 1 so that 0 in high_pass and low_pass means none.
  */
-void *pis_thread_main(void *arg)
+int pis_thread_body(struct bench_thread *bt)
 {
-	struct pis_thread *t = arg;
+	struct pis_thread *t = container_of(bt, struct pis_thread, bt);
 	struct pis_group *g = t->group;
 	uint64_t pass;
+	int ret;
 
-	if (!bench_thread_begin(&t->bt, &g->run->gate)) {
-		for (pass = 1;; pass++) {
-			if (passes[t->role](t, g, pass))
-				break;
-			/* a pass that only the stop ended was no inversion (read after @done) */
-			if (!g->unresolved)
-				t->iterations++;
-			if (!g->go_on)
-				break;
-		}
-		bench_thread_end(&t->bt);
+	for (pass = 1;; pass++) {
+		ret = passes[t->role](t, g, pass);
+		if (ret)
+			return ret;
+		/* a pass that only the stop ended was no inversion (read after @done) */
+		if (!g->unresolved)
+			bench_thread_count(&t->bt);
+		if (!g->go_on)
+			return 0;
 	}
-	bench_thread_exit(&t->bt, NULL);
-	return NULL;
 }

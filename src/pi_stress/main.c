@@ -86,14 +86,13 @@ static void usage(FILE *out)
 		"requirement is missing (RT privilege). See pi_stress(8).\n");
 }
 
-static void parse_options(struct bench *b, int argc, char **argv)
+static const struct bench_params *parse_options(void *config, int argc, char **argv)
 {
-	struct pis_cfg *cfg = b->cfg;
+	struct pis_cfg *cfg = config;
 	char err[512];
 	int c;
 
-	cli_common_init(&cfg->common, usage);
-	opterr = 0;
+	cli_common_init(&cfg->p.common, usage);
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
 		case 'g':
@@ -124,29 +123,27 @@ static void parse_options(struct bench *b, int argc, char **argv)
 			cfg->enforce_bound = true;
 			break;
 		case 'b':
-			cfg->base_prio = (int)cli_opt(&spec_base, optarg);
+			cfg->p.base_prio = (int)cli_opt(&spec_base, optarg);
 			break;
 		default:
-			cli_common_option(&cfg->common, c, optarg, argv, short_options);
+			cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
 		}
 	}
-	cfg->cpus = cli_common_done(&cfg->common, argc, argv);
+	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
 	/* the coordinator on a housekeeping CPU leaves every CPU of the run to the groups */
-	cfg->apart = cfg->common.housekeeping != NULL;
-	cfg->coordinator_cpu = rt_cpus_nth(cfg->apart ? cfg->common.housekeeping : cfg->cpus, 0);
+	cfg->apart = cfg->p.common.housekeeping != NULL;
+	cfg->p.coordinator_cpu = rt_cpus_nth(cfg->apart ? cfg->p.common.housekeeping : cfg->p.cpus,
+					     0);
 	if (pis_configure(cfg, err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
-	b->common = &cfg->common;
-	b->cpus = cfg->cpus;
-	b->base_prio = cfg->base_prio;
-	b->nr_threads = (size_t)cfg->nr_groups * PIS_ROLES;
-	b->own_size = (size_t)cfg->nr_groups * sizeof(struct pis_result);
+	cfg->p.nr_threads = (size_t)cfg->nr_groups * PIS_ROLES;
+	cfg->p.own_size = (size_t)cfg->nr_groups * sizeof(struct pis_result);
 	/* low at base, medium +1, high +2, the coordinator +3 on the first CPU */
-	b->coordinator_prio = cfg->base_prio + PIS_ROLES;
-	b->coordinator_cpu = cfg->coordinator_cpu;
-	b->unit_ns = cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
-	b->trace_buffer_kb = pis_trace_buffer_kb(cfg);
-	b->trace_run_kb = pis_trace_run_kb(cfg);
+	cfg->p.coordinator_prio = cfg->p.base_prio + PIS_ROLES;
+	cfg->p.unit_ns = cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
+	cfg->p.trace_buffer_kb = pis_trace_buffer_kb(cfg);
+	cfg->p.trace_run_kb = pis_trace_run_kb(cfg);
+	return &cfg->p;
 }
 
 static void header(const struct bench *b)
@@ -169,8 +166,8 @@ static void header(const struct bench *b)
 		       (long long)cfg->inversions);
 	printf(", watchdog %s\n", wd);
 	printf("SCHED_FIFO low %d, medium %d, high %d, coordinator %d on CPU %d%s; groups on CPU",
-	       cfg->base_prio, cfg->base_prio + 1, cfg->base_prio + 2, cfg->base_prio + 3,
-	       b->coordinator_cpu, cfg->uniprocessor ? " (-u)" : "");
+	       cfg->p.base_prio, cfg->p.base_prio + 1, cfg->p.base_prio + 2, cfg->p.base_prio + 3,
+	       b->params->coordinator_cpu, cfg->uniprocessor ? " (-u)" : "");
 	for (g = 0; g < cfg->nr_groups; g++)
 		printf("%s%d", g ? "," : " ", pis_group_cpu(cfg, g));
 	printf("\nlow holds %s once boosted; high waits over %s are %s\n", hold, bound,
@@ -387,14 +384,21 @@ static void json_tail(struct rt_json *j, const struct bench *b)
 	free(v);
 }
 
-/* One run; its state outlives it for groups that did not stop. */
-static int run(struct bench *b, struct bench_run *r, char *err, size_t len)
+static int prepare(struct bench *b, struct bench_threads *set)
 {
-	static struct pis_run pr;
+	return pis_prepare(b->cfg, &b->work, set);
+}
 
-	pr = (struct pis_run){ .cfg = b->cfg, .work = b->work, .tracer = b->tracer,
-			       .stop_req = b->stop, .out = r };
-	return pis_execute(&pr, err, len);
+static void collect(struct bench *b, struct bench_run *r)
+{
+	(void)b;
+	pis_collect(pis_the_run(), r->start_ns, r->own);
+}
+
+static void release(struct bench *b)
+{
+	(void)b;
+	pis_release(pis_the_run());
 }
 
 static const struct bench_ops pi_stress_ops = {
@@ -402,7 +406,9 @@ static const struct bench_ops pi_stress_ops = {
 	.stuck_exit = EXIT_CHECK,
 	.parse = parse_options,
 	.header = header,
-	.run = run,
+	.prepare = prepare,
+	.collect = collect,
+	.release = release,
 	.report = report,
 	.json_config = json_config,
 	.json_run_tail = json_run_tail,
@@ -415,7 +421,7 @@ int main(int argc, char **argv)
 		.pi = true,
 		.watchdog_ns = RT_NSEC_PER_SEC,
 		.wait_bound_ns = PIS_DEFAULT_REPORT_NS,
-		.base_prio = 1,
+		.p.base_prio = 1,
 	};
 
 	bench_main(&pi_stress_ops, &cfg, argc, argv);

@@ -14,8 +14,6 @@
 #include "rt_cpus.h"
 #include "rt_hist.h"
 #include "rt_procstat.h"
-#include "rt_stop.h"
-#include "rt_tracer.h"
 #include "rt_work.h"
 
 enum pis_role { PIS_LOW, PIS_MEDIUM, PIS_HIGH, PIS_ROLES };
@@ -31,11 +29,10 @@ struct pis_cfg {
 	int64_t hold_ns;		/* --hold: low's work once boosted, before unlocking */
 	int64_t wait_bound_ns;		/* --wait-bound: the longest the high thread may wait */
 	bool enforce_bound;		/* --wait-bound given: a longer wait fails the run */
-	int base_prio;			/* -b, --base-prio: low; medium +1, high +2 */
-	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
-	bool apart;			/* the coordinator is on a housekeeping CPU: */
-	int coordinator_cpu;		/* this one; else on the first of cpus */
-	struct cli_common common;	/* -q, -r, --json and the rest every program has */
+	bool apart;			/* the coordinator is on a housekeeping CPU (its
+					 * p.coordinator_cpu), else on the first of p.cpus */
+	struct bench_params p;		/* -b (base_prio: low; medium +1, high +2), -c, -q,
+					 * -r, --json and the rest every program has */
 	bool set_groups, set_duration;	/* given, not defaulted */
 };
 
@@ -47,8 +44,7 @@ struct pis_group;
 struct pis_thread {
 	struct bench_thread bt;
 	struct pis_group *group;
-	enum pis_role role;
-	uint64_t iterations;		/* passes it completed */
+	enum pis_role role;		/* bt.iterations: the passes it completed */
 };
 
 /*
@@ -76,16 +72,12 @@ struct pis_group {
 	struct pis_thread threads[PIS_ROLES];
 };
 
+/* One run's state, shared by its groups; the driver runs their threads (runner.h). */
 struct pis_run {
 	const struct pis_cfg *cfg;
 	struct rt_work work;
 	struct pis_group *groups;
-	struct bench_gate gate;
-	struct rt_tracer *tracer;	/* --trace, or NULL */
-	atomic_bool stop;
-	int64_t start_ns;
-	const struct rt_stop *stop_req;	/* asked from outside (a signal) to stop */
-	struct bench_run *out;		/* what the run leaves: status, rows, windows */
+	int nr_groups;			/* of them, set up */
 };
 
 /* What one run left of a group, kept after its threads are gone (bench_run.own). */
@@ -106,7 +98,10 @@ int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg);
 int64_t pis_trace_run_kb(const struct pis_cfg *cfg);
 
 /* run.c, group.c: the run */
-int pis_execute(struct pis_run *run, char *err, size_t len);
-void *pis_thread_main(void *arg);
+int pis_prepare(const struct pis_cfg *cfg, const struct rt_work *work, struct bench_threads *set);
+void pis_collect(const struct pis_run *run, int64_t start_ns, struct pis_result *res);
+void pis_release(struct pis_run *run);
+struct pis_run *pis_the_run(void);
+int pis_thread_body(struct bench_thread *bt);
 
 #endif

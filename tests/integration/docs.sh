@@ -3,7 +3,7 @@
 # (make install: tests/integration/install.sh).
 . "$(dirname "$0")/tap.bash"
 
-for prog in migrate pi_stress analyse; do
+for prog in migrate pi_stress spin analyse; do
 	src=src/$prog/main.c
 	page=$(ls man/$prog.[18])
 	# the program's own options, and the common ones it takes from src/cli

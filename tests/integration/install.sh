@@ -14,7 +14,7 @@ run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
 ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
 (cd "$D/usr" && find . | sort) >"$TMP/tree"
 
-progs="migrate pi_stress analyse batch compare plot kernel-matrix kernel-variant reproduce result-lines"
+progs="migrate pi_stress spin analyse batch compare plot kernel-matrix kernel-variant reproduce result-lines"
 for p in $progs; do
 	check "  installs rtsched-$p, executable" test -x "$D/usr/bin/rtsched-$p"
 done
@@ -28,7 +28,7 @@ check "  nothing in bin or man but rtsched-*" test ! -s "$TMP/other" || diag "$T
 check "  rtsched-pi_stress.8 is titled as installed" grep -q '^\.TH RTSCHED-PI_STRESS 8' "$D/usr/share/man/man8/rtsched-pi_stress.8"
 check "  rtsched-compare.1 names the command as installed" \
 	bash -c "grep -q '^\.B rtsched-compare' '$D/usr/share/man/man1/rtsched-compare.1' && ! grep -q 'scripts/compare' '$D/usr/share/man/man1/rtsched-compare.1'"
-grep -n '^\.BR \(migrate\|pi_stress\|analyse\) (\|[^-]\b\(migrate\|pi_stress\)(8)\|[^-]\banalyse(1)' \
+grep -n '^\.BR \(migrate\|pi_stress\|spin\|analyse\) (\|[^-]\b\(migrate\|pi_stress\|spin\)(8)\|[^-]\banalyse(1)' \
 	"$D"/usr/share/man/man?/* >"$TMP/xref"
 check "  the installed pages refer to each other by their installed names (rtsched-migrate(8))" \
 	test ! -s "$TMP/xref" || diag "$TMP/xref"

@@ -171,7 +171,7 @@ check "rtsched.sh with an unknown option: exit 2, usage" eval '[ $rc -eq 2 ] && 
 R=$TMP/def/output/result.txt
 run_bounded 60 sh "$TMP/def/rtsched.sh" -R "$TOP" -b ''
 check "-b '': exit 0, one failing case saying what BENCHMARKS takes" \
-	eval '[ $rc -eq 0 ] && [ "$(cat "$R")" = "rtsched-run fail" ] && grep -q "expected migrate, pi_stress or both" "$TMP/def/output/rtsched-run.log"'
+	eval '[ $rc -eq 0 ] && [ "$(cat "$R")" = "rtsched-run fail" ] && grep -q "expected one or more of migrate, pi_stress and spin" "$TMP/def/output/rtsched-run.log"'
 run_bounded 60 sh "$TMP/def/rtsched.sh" -R "$TOP" -b 'migrate migrate'
 check "-b 'migrate migrate': one failing case, no duplicated names" \
 	eval '[ $rc -eq 0 ] && [ "$(cat "$R")" = "migrate-run fail" ] && grep -q "given twice" "$TMP/def/output/migrate-run.log"'

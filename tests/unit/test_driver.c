@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The benchmark driver (src/bench/): a minimal third benchmark written only
- * as a description, and a stand-in whose runs report what the test decides,
- * run through bench_main() in a child process; what it prints, writes and
- * exits with is checked.
+ * The benchmark driver (src/bench/): a stand-in benchmark whose threads the
+ * driver runs for real, doing what each test asks (count, stall, never stop,
+ * send a signal), and whose rows the test may fix, run through bench_main()
+ * in a child process; what it prints, writes and exits with is checked.
  *
  * The driver takes SCHED_FIFO for its coordinator, as every benchmark does:
  * these tests run as root (make check does) and skip, saying so, without
@@ -19,203 +19,168 @@
 #include "rt_sched.h"
 
 /* ------------------------------------------------------------------------
- * spin: a third benchmark, whole. N SCHED_FIFO threads, each doing units of
- * busy work until the duration ends; the table counts the units.
+ * stand-in: a benchmark whose two threads do what the test asks, run by the
+ * driver for real (created, gated, watched, stopped, joined), and whose
+ * rows are then set to what the test decides: fixed counts, a failure,
+ * threads that do not stop, a stall, a signal, a check that fails.
  */
-struct spin_cfg {
-	int nr_threads;
+struct stand_in_cfg {
 	int64_t duration_ns;
-	struct bitmask *cpus;
-	struct cli_common common;
+	struct bench_params p;
 };
 
-struct spin_run {
-	struct spin_cfg *cfg;
-	struct rt_work work;
-	struct bench_gate gate;
-	atomic_bool stop;
-	struct spin_thread {
-		struct bench_thread bt;
-		struct spin_run *run;
-		uint64_t units;
-	} threads[8];
+enum stand_in_body {
+	BODY_COUNT,		/* count until told to stop */
+	BODY_DEAF,		/* count, never looking at the stop */
+	BODY_FREEZE,		/* count 10, then sleep until told to stop: no progress */
+	BODY_SIGNAL,		/* thread 1 sends SIGTERM after 10 passes; both count on */
+	BODY_SIGNAL_DEAF,	/* the same, and thread 1 never stops */
+	BODY_SIGNAL_TWICE,	/* thread 1 sends SIGTERM, then SIGINT, and never stops */
 };
 
-static void spin_usage(FILE *out)
-{
-	fprintf(out, "Usage: spin [-t N] [-d TIME]\n" CLI_USAGE_COMMON);
-}
-
-static void spin_parse(struct bench *b, int argc, char **argv)
-{
-	static const struct rt_optspec threads = { "--threads", RT_OPT_INT, 1, 8, 0 };
-	static const struct rt_optspec duration = { "--duration", RT_OPT_DURATION,
-						    RT_NSEC_PER_MSEC, RT_NSEC_PER_SEC, RT_NSEC_PER_SEC };
-	static const struct option opts[] = { { "threads", required_argument, NULL, 't' },
-					      { "duration", required_argument, NULL, 'd' },
-					      CLI_LONG_OPTIONS, { NULL, 0, NULL, 0 } };
-	static const char shorts[] = ":t:d:" CLI_SHORT_OPTIONS;
-	struct spin_cfg *cfg = b->cfg;
-	int c;
-
-	cli_common_init(&cfg->common, spin_usage);
-	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
-		if (c == 't')
-			cfg->nr_threads = (int)cli_opt(&threads, optarg);
-		else if (c == 'd')
-			cfg->duration_ns = cli_opt(&duration, optarg);
-		else
-			cli_common_option(&cfg->common, c, optarg, argv, shorts);
-	}
-	cfg->cpus = cli_common_done(&cfg->common, argc, argv);
-	b->common = &cfg->common;
-	b->cpus = cfg->cpus;
-	b->base_prio = 1;
-	b->nr_threads = (size_t)cfg->nr_threads;
-	b->coordinator_prio = 1 + cfg->nr_threads;
-	b->unit_ns = 100 * RT_NSEC_PER_USEC;
-	b->trace_buffer_kb = 1024;
-	b->trace_run_kb = 1024;
-}
-
-static void spin_header(const struct bench *b)
-{
-	printf("spin: %zu threads\n", b->nr_threads);
-}
-
-static void *spin_thread(void *arg)
-{
-	struct spin_thread *t = arg;
-
-	if (!bench_thread_begin(&t->bt, &t->run->gate)) {
-		while (!atomic_load(&t->run->stop)) {
-			rt_busy_loop(&t->run->work, 1);
-			t->units++;
-		}
-		bench_thread_end(&t->bt);
-	}
-	bench_thread_exit(&t->bt, NULL);
-	return NULL;
-}
-
-static struct bench_thread *spin_nth(void *ctx, size_t i)
-{
-	return &((struct spin_run *)ctx)->threads[i].bt;
-}
-
-static int spin_run(struct bench *b, struct bench_run *r, char *err, size_t len)
-{
-	static struct spin_run run;
-	pthread_attr_t attr;
-	size_t i;
-	int ret;
-
-	run = (struct spin_run){ .cfg = b->cfg, .work = b->work };
-	ret = bench_gate_init(&run.gate, b->nr_threads);
-	if (!ret)
-		ret = bench_attr_init(&attr);
-	if (ret)
-		return ret;
-	ret = rt_cpus_attr_affinity(&attr, b->cpus);
-	for (i = 0; !ret && i < b->nr_threads; i++) {
-		run.threads[i] = (struct spin_thread){ .bt.stop = &run.stop, .run = &run };
-		ret = bench_thread_create(&run.threads[i].bt, &attr, 1 + (int)i, spin_thread,
-					  &run.threads[i]);
-	}
-	pthread_attr_destroy(&attr);
-	if (!ret)
-		ret = bench_release(&run.gate, b->tracer, spin_nth, &run, b->nr_threads,
-				    &r->mlock_err, &r->start_ns, err, len);
-	if (ret) {
-		r->denied = ret == -EPERM;
-		snprintf(err, len, "starting the threads: %s", strerror(-ret));
-		return ret;
-	}
-	rt_sleep_until_intr(r->start_ns + run.cfg->duration_ns);
-	r->interrupted = rt_stop_signal(b->stop);
-	r->cut_short = r->interrupted &&
-		       rt_now_ns(CLOCK_MONOTONIC) < r->start_ns + run.cfg->duration_ns;
-	atomic_store(&run.stop, true);
-	r->have_migrations = true;
-	for (i = 0; i < b->nr_threads; i++) {
-		pthread_join(run.threads[i].bt.thread, NULL);
-		r->have_migrations &= bench_thread_row(&run.threads[i].bt, run.threads[i].units,
-						       &r->rows[i], r->windows ? &r->windows[i] : NULL);
-		r->end_ns = run.threads[i].bt.end_ns > r->end_ns ? run.threads[i].bt.end_ns : r->end_ns;
-	}
-	return 0;
-}
-
-static bool spin_report(struct bench *b)
-{
-	bench_print_table(b, NULL);
-	return true;
-}
-
-static void spin_json(struct rt_json *j, const struct bench *b)
-{
-	const struct spin_cfg *cfg = b->cfg;
-
-	rt_json_int(j, "threads", cfg->nr_threads);
-	rt_json_int(j, "duration_ns", cfg->duration_ns);
-}
-
-static const struct bench_ops spin_ops = {
-	.name = "spin",
-	.stuck_exit = EXIT_SYSCALL,
-	.parse = spin_parse,
-	.header = spin_header,
-	.run = spin_run,
-	.report = spin_report,
-	.json_config = spin_json,
-};
-/* ---------------------------------------------------------------------- */
-
-/*
- * stand-in: its runs do no work and report what the test asked through
- * stand_in_status: fixed rows, a failure, threads that do not stop, a
- * signal, a check that fails.
- */
-static int stand_in_status;	/* 0, or what run() returns */
-static int stand_in_signal;	/* the signal that "interrupts" this run */
+static int stand_in_status;	/* what prepare() returns */
+static int stand_in_prio1;	/* thread 1's priority, when not 2 */
+static enum stand_in_body stand_in_body;
+static enum bench_watch stand_in_watch;
+static bool stand_in_fixed_rows = true;	/* collect() sets the rows */
+static int stand_in_signal;	/* a signal collect() says interrupted the run */
 static int stand_in_interrupt_run = -1;
 static bool stand_in_cut_short;	/* the signal came before the run's time was over */
 static bool stand_in_fails_check;
 
 static int stand_in_runs;
+static struct bench_thread stand_in_threads[2];
 
-static void stand_in_run_rows(struct bench_run *r)
+static void stand_in_usage(FILE *out)
 {
-	size_t i;
-
-	for (i = 0; i < 2; i++)
-		r->rows[i] = (struct rt_row){ 10 + (uint64_t)stand_in_runs * 2, 5, 1 + i,
-					      100 * (i + 1) };
+	fprintf(out, "Usage: stand-in [-t N] [-d TIME]\n" CLI_USAGE_COMMON);
 }
 
-static int stand_in_run(struct bench *b, struct bench_run *r, char *err, size_t len)
+static const struct bench_params *stand_in_parse(void *config, int argc, char **argv)
 {
-	(void)b;
-	if (stand_in_status) {
-		snprintf(err, len, "what the stand-in was told to say (%d)", stand_in_status);
-		return stand_in_status;
+	static const struct rt_optspec threads = { "--threads", RT_OPT_INT, 1, 8, 0 };
+	static const struct rt_optspec duration = { "--duration", RT_OPT_DURATION,
+						    RT_NSEC_PER_MSEC, 5 * RT_NSEC_PER_SEC,
+						    RT_NSEC_PER_SEC };
+	static const struct option opts[] = { { "threads", required_argument, NULL, 't' },
+					      { "duration", required_argument, NULL, 'd' },
+					      CLI_LONG_OPTIONS, { NULL, 0, NULL, 0 } };
+	static const char shorts[] = ":t:d:" CLI_SHORT_OPTIONS;
+	struct stand_in_cfg *cfg = config;
+	int c;
+
+	cli_common_init(&cfg->p.common, stand_in_usage);
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 't')
+			cli_opt(&threads, optarg);
+		else if (c == 'd')
+			cfg->duration_ns = cli_opt(&duration, optarg);
+		else
+			cli_common_option(&cfg->p.common, c, optarg, argv, shorts);
 	}
-	r->start_ns = rt_now_ns(CLOCK_MONOTONIC);
-	r->end_ns = r->start_ns + RT_NSEC_PER_SEC / 2;
-	r->have_migrations = true;
-	stand_in_run_rows(r);
-	if (stand_in_runs == stand_in_interrupt_run) {
-		r->interrupted = stand_in_signal;
-		r->cut_short = stand_in_cut_short;
-	}
-	stand_in_runs++;
-	return 0;
+	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
+	cfg->p.base_prio = 1;
+	cfg->p.nr_threads = 2;
+	cfg->p.coordinator_prio = 3;
+	cfg->p.coordinator_cpu = -1;
+	cfg->p.unit_ns = 100 * RT_NSEC_PER_USEC;
+	cfg->p.trace_buffer_kb = 1024;
+	cfg->p.trace_run_kb = 1024;
+	return &cfg->p;
 }
 
 static void stand_in_header(const struct bench *b)
 {
 	(void)b;
 	printf("stand-in: two rows\n");
+}
+
+static int stand_in_thread(struct bench_thread *t)
+{
+	bool one = t == &stand_in_threads[1];
+	uint64_t n;
+
+	for (n = 0;; n++) {
+		bool deaf = stand_in_body == BODY_DEAF ||
+			    (one && (stand_in_body == BODY_SIGNAL_DEAF ||
+				     stand_in_body == BODY_SIGNAL_TWICE));
+
+		if (!deaf && bench_thread_stopping(t))
+			return 0;
+		if (stand_in_body == BODY_FREEZE && n >= 10) {
+			rt_sleep_ns(RT_NSEC_PER_MSEC);
+			continue;
+		}
+		if (one && n == 10 && stand_in_body >= BODY_SIGNAL)
+			kill(getpid(), SIGTERM);
+		/* another signal: the same one this soon would be the same request */
+		if (one && n == 60 && stand_in_body == BODY_SIGNAL_TWICE)
+			kill(getpid(), SIGINT);
+		rt_sleep_ns(RT_NSEC_PER_MSEC);
+		bench_thread_count(t);
+	}
+}
+
+static int stand_in_stalled(void *ctx, size_t i, int64_t for_ns, char *err, size_t len)
+{
+	(void)ctx;
+	(void)for_ns;
+	if (stand_in_watch == BENCH_WATCH_POLL) {
+		printf("stand-in: thread %zu stalled\n", i);
+		return 0;
+	}
+	snprintf(err, len, "thread %zu stalled", i);
+	return -ETIMEDOUT;
+}
+
+static void stand_in_late(void *ctx, size_t i, int64_t since_ns, char *err, size_t len)
+{
+	(void)ctx;
+	(void)since_ns;
+	snprintf(err, len, "thread %zu is late", i);
+}
+
+static int stand_in_prepare(struct bench *b, struct bench_threads *set)
+{
+	const struct stand_in_cfg *cfg = b->cfg;
+	int i;
+
+	if (stand_in_status)
+		return stand_in_status;
+	for (i = 0; i < 2; i++)
+		stand_in_threads[i] = (struct bench_thread){
+			.prio = i && stand_in_prio1 ? stand_in_prio1 : 1 + i, .cpu = -1,
+			.body = stand_in_thread };
+	*set = (struct bench_threads){ .threads = stand_in_threads,
+				       .duration_ns = cfg->duration_ns,
+				       .limit_ns = cfg->duration_ns + RT_NSEC_PER_SEC,
+				       .signal_grace_ns = stand_in_watch == BENCH_WATCH_THREAD ?
+							  RT_NSEC_PER_SEC / 5 : 0,
+				       .stop_grace_ns = RT_NSEC_PER_SEC / 2,
+				       .watch = stand_in_watch,
+				       .stall_ns = RT_NSEC_PER_SEC / 10,
+				       .poll_ns = RT_NSEC_PER_SEC / 50,
+				       .stalled = stand_in_stalled, .late = stand_in_late };
+	return 0;
+}
+
+static void stand_in_collect(struct bench *b, struct bench_run *r)
+{
+	size_t i;
+
+	(void)b;
+	if (stand_in_fixed_rows) {
+		r->end_ns = r->start_ns + RT_NSEC_PER_SEC / 2;
+		r->have_migrations = true;
+		for (i = 0; i < 2; i++)
+			r->rows[i] = (struct rt_row){ 10 + (uint64_t)stand_in_runs * 2, 5, 1 + i,
+						      100 * (i + 1) };
+	}
+	if (stand_in_runs == stand_in_interrupt_run) {
+		r->interrupted = stand_in_signal;
+		r->cut_short = stand_in_cut_short;
+	}
+	stand_in_runs++;
 }
 
 static bool stand_in_report(struct bench *b)
@@ -226,11 +191,9 @@ static bool stand_in_report(struct bench *b)
 	return !stand_in_fails_check;
 }
 
-static void stand_in_parse(struct bench *b, int argc, char **argv)
+static void stand_in_json(struct rt_json *j, const struct bench *b)
 {
-	spin_parse(b, argc, argv);
-	b->nr_threads = 2;
-	b->coordinator_prio = 3;
+	rt_json_int(j, "duration_ns", ((const struct stand_in_cfg *)b->cfg)->duration_ns);
 }
 
 static const struct bench_ops stand_in_ops = {
@@ -238,9 +201,22 @@ static const struct bench_ops stand_in_ops = {
 	.stuck_exit = EXIT_CHECK,
 	.parse = stand_in_parse,
 	.header = stand_in_header,
-	.run = stand_in_run,
+	.prepare = stand_in_prepare,
+	.collect = stand_in_collect,
 	.report = stand_in_report,
-	.json_config = spin_json,
+	.json_config = stand_in_json,
+};
+
+/* The same, its report the driver's own (the table and the time measured). */
+static const struct bench_ops plain_ops = {
+	.name = "plain",
+	.stuck_exit = EXIT_SYSCALL,
+	.parse = stand_in_parse,
+	.header = stand_in_header,
+	.prepare = stand_in_prepare,
+	.json_config = stand_in_json,
+	.json_head = bench_json_migrations_source,
+	.json_run_head = bench_json_measured,
 };
 
 /* What one invocation left. */
@@ -280,7 +256,7 @@ static void invoke(const struct bench_ops *ops, struct outcome *o, const char *a
 	fflush(stdout);
 	pid = fork();
 	if (!pid) {
-		static struct spin_cfg cfg = { .nr_threads = 2, .duration_ns = RT_NSEC_PER_SEC / 5 };
+		static struct stand_in_cfg cfg = { .duration_ns = RT_NSEC_PER_SEC / 5 };
 
 		dup2(open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
 		dup2(open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600), 2);
@@ -338,25 +314,138 @@ static int row_counts(const char *json, const char *key, int *zero)
 	return n;
 }
 
-TEST_TIMEOUT(third_benchmark_runs, 30)
+/* The driver runs the threads a benchmark describes, and reports them itself. */
+TEST_TIMEOUT(described_threads_run, 30)
 {
 	struct outcome o;
 	int zero;
 
 	need_rt();
-	invoke(&spin_ops, &o, "-t 2 -d 200ms");
+	stand_in_fixed_rows = false;
+	invoke(&plain_ops, &o, "-d 200ms");
 	EXPECT_EQ(o.status, 0);
-	EXPECT_CONTAINS(o.out, "spin: 2 threads\nkernel ");
+	EXPECT_CONTAINS(o.out, "stand-in: two rows\nkernel ");
 	EXPECT_CONTAINS(o.out, "Task");
 	EXPECT_CONTAINS(o.out, "total:");
+	EXPECT_CONTAINS(o.out, "(duration 200ms), start-up ");
 	EXPECT_STR(o.err, "");
 	EXPECT_CONTAINS(o.json, "\"schema\": \"rtsched-result/1\"");
-	EXPECT_CONTAINS(o.json, "\"tool\": \"spin\"");
+	EXPECT_CONTAINS(o.json, "\"tool\": \"plain\"");
 	EXPECT_CONTAINS(o.json, "\"duration_ns\": 200000000");
+	EXPECT_CONTAINS(o.json, "\"migrations_source\": \"se.nr_migrations\"");
+	EXPECT_EQ(lines_with(o.json, "\"measured_s\""), 1);
 	EXPECT_CONTAINS(o.json, "\"partial\": false");
 	/* the threads did work, which each row counts */
 	EXPECT_EQ(row_counts(o.json, "iterations", &zero), 2 + 1);	/* the rows and the total */
-	EXPECT(!zero, "every thread counted units: %s", o.json);
+	EXPECT(!zero, "every thread counted its passes: %s", o.json);
+}
+
+/* A thread that cannot be created: the others are let go, one line, exit 3, no hang. */
+TEST_TIMEOUT(creation_failure_lets_the_others_go, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_prio1 = 100;
+	invoke(&stand_in_ops, &o, "-q");
+	EXPECT_EQ(o.status, EXIT_SYSCALL);
+	EXPECT_STR(o.err, "stand-in: creating thread 1 at SCHED_FIFO 100: Invalid argument\n");
+	EXPECT_STR(o.json, "");
+}
+
+/* The watcher thread: a run whose threads made no progress is stuck. */
+TEST_TIMEOUT(watcher_finds_a_stall, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_watch = BENCH_WATCH_THREAD;
+	stand_in_body = BODY_FREEZE;
+	invoke(&stand_in_ops, &o, "-q -d 3s");
+	EXPECT_EQ(o.status, EXIT_CHECK);	/* the stand-in's stuck_exit */
+	EXPECT_STR(o.err, "stand-in: thread 0 stalled\n");
+	EXPECT_STR(o.json, "");
+}
+
+/* Polling: each stalled thread is told to the benchmark, which may stop the run and go on. */
+TEST_TIMEOUT(poll_stops_a_stalled_run, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_watch = BENCH_WATCH_POLL;
+	stand_in_body = BODY_FREEZE;
+	stand_in_fixed_rows = false;
+	invoke(&plain_ops, &o, "-d 1s");
+	EXPECT_EQ(o.status, 0);
+	EXPECT_CONTAINS(o.out, "stand-in: thread 0 stalled\n");
+	EXPECT_CONTAINS(o.out, "stand-in: thread 1 stalled\n");
+	EXPECT_CONTAINS(o.out, "total:");
+	EXPECT(strstr(o.json, "\"measured_s\": 0."), "stopped before its second: %s", o.json);
+}
+
+/* A thread that never stops is late: named, and the process leaves it running. */
+TEST_TIMEOUT(deaf_thread_is_late, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_body = BODY_DEAF;
+	invoke(&stand_in_ops, &o, "-q -d 100ms");
+	EXPECT_EQ(o.status, EXIT_CHECK);
+	EXPECT_STR(o.err, "stand-in: thread 0 is late\n");
+	EXPECT_STR(o.json, "");
+	EXPECT(!strstr(o.out, "Task"), "no table after a stuck run: %s", o.out);
+}
+
+/* A real signal in the run: it stops, the result is partial, exit 128 + SIGTERM. */
+TEST_TIMEOUT(signal_stops_the_run, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_body = BODY_SIGNAL;
+	stand_in_fixed_rows = false;
+	invoke(&plain_ops, &o, "-d 1s");
+	EXPECT_EQ(o.status, 128 + SIGTERM);
+	EXPECT_CONTAINS(o.out, "PARTIAL: SIGTERM stopped run 1 after 0.");
+	EXPECT(!strstr(o.out, "did not stop in time"), "every thread stopped: %s", o.out);
+	EXPECT_CONTAINS(o.json, "\"partial\": true");
+}
+
+/* After the signal's grace, a thread still running is abandoned: its counters read by main. */
+TEST_TIMEOUT(signal_grace_abandons, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_watch = BENCH_WATCH_THREAD;
+	stand_in_body = BODY_SIGNAL_DEAF;
+	stand_in_fixed_rows = false;
+	invoke(&plain_ops, &o, "-d 1s");
+	EXPECT_EQ(o.status, 128 + SIGTERM);
+	EXPECT_CONTAINS(o.out, "PARTIAL: 1 threads did not stop in time: the main thread read "
+			       "their counters");
+	EXPECT_CONTAINS(o.json, "\"partial\": true");
+	/* without a signal's grace (polling), the same thread is late */
+	stand_in_watch = BENCH_WATCH_POLL;
+	invoke(&stand_in_ops, &o, "-q -d 1s");
+	EXPECT_EQ(o.status, EXIT_CHECK);
+	EXPECT_STR(o.err, "stand-in: thread 1 is late\n");
+}
+
+/* A second signal during the first's grace: out at once, no table, no result file. */
+TEST_TIMEOUT(second_signal_leaves_at_once, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_watch = BENCH_WATCH_THREAD;
+	stand_in_body = BODY_SIGNAL_TWICE;
+	invoke(&stand_in_ops, &o, "-d 1s");
+	EXPECT_EQ(o.status, 128 + SIGTERM);
+	EXPECT(!strstr(o.out, "Task"), "no table: %s", o.out);
+	EXPECT_STR(o.json, "");
 }
 
 TEST_TIMEOUT(repeats_give_mean_and_sd, 30)
@@ -387,11 +476,9 @@ struct status_case {
 
 static const struct status_case status_cases[] = {
 	{ "failure-exits-3", -EIO, "-q", EXIT_SYSCALL,
-	  "stand-in: what the stand-in was told to say (-5)\n" },
+	  "stand-in: setting up the run: Input/output error\n" },
 	{ "failure-names-the-run", -EIO, "-q -r 2", EXIT_SYSCALL,
-	  "stand-in: run 1: what the stand-in was told to say (-5)\n" },
-	{ "stuck-threads-exit-as-told", -ETIMEDOUT, "-q", EXIT_CHECK,
-	  "stand-in: what the stand-in was told to say (-110)\n" },
+	  "stand-in: run 1: setting up the run: Input/output error\n" },
 };
 
 TEST_TABLE(run_status, struct status_case, status_cases)
@@ -469,9 +556,9 @@ TEST(bad_option_one_line_exit_2)
 {
 	struct outcome o;
 
-	invoke(&spin_ops, &o, "-t 9");
+	invoke(&stand_in_ops, &o, "-t 9");
 	EXPECT_EQ(o.status, EXIT_USAGE);
-	EXPECT_STR(o.err, "spin: invalid --threads '9': expected an integer from 1 to 8\n");
+	EXPECT_STR(o.err, "stand-in: invalid --threads '9': expected an integer from 1 to 8\n");
 	EXPECT_STR(o.out, "");
 }
 

@@ -56,7 +56,7 @@ static struct mig_cfg cfg_of(const struct mode_case *c)
 		.duration_ns = c->duration_ns, .set_duration = c->duration_ns != 0,
 		.loops = c->loops ? c->loops : 50, .set_loops = c->loops != 0,
 		.unit_ns = RT_NSEC_PER_MSEC,
-		.base_prio = c->base_prio,
+		.p.base_prio = c->base_prio,
 	};
 
 	return cfg;
@@ -96,7 +96,7 @@ TEST(mode_names)
 TEST(trace_buffer_sizing)
 {
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
-			       .duration_ns = 10 * RT_NSEC_PER_SEC, .cpus = cpus_of(2) };
+			       .duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
 
 	/* 4096 + 4 threads x 2 s x 200 KiB / 2 CPUs */
 	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
@@ -107,13 +107,13 @@ TEST(trace_buffer_sizing)
 	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
 	cfg.nr_threads = 98;
 	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 98 * 2 * 200 / 2);
-	numa_free_cpumask(cfg.cpus);
+	numa_free_cpumask(cfg.p.cpus);
 }
 
 TEST(trace_run_sizing)
 {
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
-			       .duration_ns = 10 * RT_NSEC_PER_SEC, .cpus = cpus_of(2) };
+			       .duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
 
 	/* the static programs' whole run: 4096 + 4 threads x 11 s x 200 KiB / 2 CPUs */
 	EXPECT_EQ(mig_trace_run_kb(&cfg), 4096 + 4 * 11 * 200 / 2);
@@ -122,7 +122,7 @@ TEST(trace_run_sizing)
 	EXPECT_EQ(mig_trace_run_kb(&cfg), 1024 * 1024);	/* the cap: 1 GiB per CPU */
 	cfg.mode = &mig_lockstep;
 	EXPECT_EQ(mig_trace_run_kb(&cfg), 8192);		/* runs of loops: 8 MiB */
-	numa_free_cpumask(cfg.cpus);
+	numa_free_cpumask(cfg.p.cpus);
 }
 
 TEST(stall_window)

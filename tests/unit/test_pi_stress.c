@@ -44,8 +44,8 @@ static const struct group_case group_cases[] = {
 
 static struct pis_cfg cfg_of(int ncpus)
 {
-	return (struct pis_cfg){ .pi = true, .watchdog_ns = RT_NSEC_PER_SEC, .base_prio = 1,
-				 .cpus = cpus_of(ncpus) };
+	return (struct pis_cfg){ .pi = true, .watchdog_ns = RT_NSEC_PER_SEC, .p.base_prio = 1,
+				 .p.cpus = cpus_of(ncpus) };
 }
 
 TEST_TABLE(groups_and_placement, struct group_case, group_cases)
@@ -56,7 +56,7 @@ TEST_TABLE(groups_and_placement, struct group_case, group_cases)
 
 	cfg.uniprocessor = row->uniprocessor;
 	cfg.apart = row->apart;
-	cfg.coordinator_cpu = row->apart ? 9 : 0;
+	cfg.p.coordinator_cpu = row->apart ? 9 : 0;
 	cfg.nr_groups = row->groups;
 	cfg.set_groups = row->groups != 0;
 	ret = pis_configure(&cfg, err, sizeof(err));
@@ -69,7 +69,7 @@ TEST_TABLE(groups_and_placement, struct group_case, group_cases)
 	EXPECT_EQ(cfg.nr_groups, row->want_groups);
 	for (g = 0; g < cfg.nr_groups && g < 3; g++)
 		EXPECT_EQ(pis_group_cpu(&cfg, g), row->want_cpu[g]);
-	numa_free_cpumask(cfg.cpus);
+	numa_free_cpumask(cfg.p.cpus);
 }
 
 TEST(default_duration_and_reported_waits)
@@ -124,7 +124,7 @@ TEST(trace_buffer_sizing)
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 3 * 2 * 40 * 1024);
 	cfg.nr_groups = 4;
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 256 * 1024);
-	numa_free_cpumask(cfg.cpus);
+	numa_free_cpumask(cfg.p.cpus);
 }
 
 TEST(trace_run_sizing)
@@ -143,5 +143,5 @@ TEST(trace_run_sizing)
 	cfg.uniprocessor = true;
 	cfg.nr_groups = 3;
 	EXPECT_EQ(pis_trace_run_kb(&cfg), 256 * 1024);
-	numa_free_cpumask(cfg.cpus);
+	numa_free_cpumask(cfg.p.cpus);
 }

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run every benchmark shares (runner.h): the threads a benchmark
+ * describes, created, gated, released, waited for, watched, abandoned or
+ * joined, and their rows.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "bench.h"
+#include "runner.h"
+#include "signals.h"
+#include "watch.h"
+#include "rt_clock.h"
+#include "rt_cpus.h"
+#include "rt_sched.h"
+#include "rt_sync.h"
+#include "rt_tracer.h"
+
+/*
+ * Small stacks: with mlockall() every stack page is resident, and the
+ * default 8 MiB would lock half a gigabyte at 64 threads. The threads use a
+ * few kilobytes (two /proc buffers and a marker line).
+ */
+#define THREAD_STACK (128 * 1024)
+
+/*
+ * One run's state. It outlives the run when threads are abandoned (they
+ * still use it until the process exits), so there is one, not one per run:
+ * a run after one that left threads behind never starts.
+ */
+static struct runner {
+	struct bench_threads desc;	/* the benchmark's description, kept */
+	const struct bench_threads *set;	/* &desc */
+	size_t nr;
+	/* the gate: each thread arrives (ready), then all start at once */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t ready;
+	int open;			/* 1: go on, -1: the run is called off */
+	pthread_barrier_t start;
+	sem_t done;			/* posted by each thread as it ends, and by the watcher */
+	atomic_bool stop;		/* the threads leave at their next step */
+	struct bench_watcher watcher;
+} R;
+
+static struct bench_thread *nth(size_t i)
+{
+	return bench_threads_nth(R.set, i);
+}
+
+static void name_of(size_t i, char *buf, size_t len)
+{
+	if (R.set->name)
+		R.set->name(R.set->ctx, i, buf, len);
+	else
+		snprintf(buf, len, "thread %zu", i);
+}
+
+/* A thread at the gate: Returns 0 to go on into the run, -ECANCELED when it is called off. */
+static int arrive(struct bench_thread *t)
+{
+	int open;
+
+	atomic_store_explicit(&t->waiting, true, memory_order_relaxed);
+	pthread_mutex_lock(&R.lock);
+	R.ready++;
+	pthread_cond_broadcast(&R.cond);
+	while (!R.open)
+		pthread_cond_wait(&R.cond, &R.lock);
+	open = R.open;
+	pthread_mutex_unlock(&R.lock);
+	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
+	if (open < 0)
+		return -ECANCELED;
+	return bench_thread_wait(t, &R.start);
+}
+
+static void open_gate(int how)
+{
+	pthread_mutex_lock(&R.lock);
+	R.open = how;
+	pthread_cond_broadcast(&R.cond);
+	pthread_mutex_unlock(&R.lock);
+}
+
+/* A benchmark thread: the shared lifecycle around the benchmark's body. */
+static void *thread_main(void *arg)
+{
+	struct bench_thread *t = arg;
+
+	bench_thread_setup(t);
+	if (!arrive(t) && !bench_thread_open(t)) {
+		t->body(t);
+		/* after a signal's grace the coordinator may have read the end for us */
+		bench_thread_end(t);
+	}
+	bench_thread_exit(t, &R.done);
+	return NULL;
+}
+
+static int init(const struct bench_threads *set, size_t nr)
+{
+	int ret;
+
+	R = (struct runner){ .desc = *set, .set = &R.desc, .nr = nr };
+	ret = -pthread_mutex_init(&R.lock, NULL);
+	if (!ret)
+		ret = -pthread_cond_init(&R.cond, NULL);
+	if (!ret)
+		ret = rt_barrier_init(&R.start, (unsigned int)nr + 1);
+	if (!ret && sem_init(&R.done, 0, 0))
+		ret = -errno;
+	return ret;
+}
+
+static void destroy(void)
+{
+	sem_destroy(&R.done);
+	rt_barrier_destroy(&R.start);
+	pthread_cond_destroy(&R.cond);
+	pthread_mutex_destroy(&R.lock);
+}
+
+/* Thread @t at its priority, on its CPU or the benchmark's, signals blocked. */
+static int create(const struct bench *b, struct bench_thread *t, char *err, size_t len,
+		  const char *name)
+{
+	pthread_attr_t attr;
+	sigset_t old;
+	int ret;
+
+	ret = -pthread_attr_init(&attr);
+	if (!ret)
+		ret = -pthread_attr_setstacksize(&attr, THREAD_STACK);
+	if (!ret)
+		ret = t->cpu >= 0 ? rt_cpu_attr_pin(&attr, t->cpu) :
+				    rt_cpus_attr_affinity(&attr, b->params->cpus);
+	if (ret) {
+		snprintf(err, len, "thread attributes: %s", strerror(-ret));
+		return ret;
+	}
+	ret = rt_sched_attr_fifo(&attr, t->prio);
+	if (!ret) {
+		t->stop = &R.stop;
+		bench_signals_block(&old);
+		ret = -pthread_create(&t->thread, &attr, thread_main, t);
+		bench_signals_restore(&old);
+	}
+	pthread_attr_destroy(&attr);
+	if (ret && t->cpu >= 0)
+		snprintf(err, len, "creating %s at SCHED_FIFO %d on CPU %d: %s", name, t->prio,
+			 t->cpu, strerror(-ret));
+	else if (ret)
+		snprintf(err, len, "creating %s at SCHED_FIFO %d: %s", name, t->prio,
+			 strerror(-ret));
+	return ret;
+}
+
+/* Call the run off: the threads created let out of the gate, without their bodies, and joined. */
+static void call_off(size_t created)
+{
+	size_t i;
+
+	open_gate(-1);
+	for (i = 0; i < created; i++)
+		pthread_join(nth(i)->thread, NULL);
+	destroy();
+}
+
+/*
+ * Create the threads, lock memory, wait until each has its tid, start the
+ * trace for them, release them together. Every stack exists by then: memory
+ * is locked with MCL_CURRENT (MCL_FUTURE would make later allocations fail
+ * under an RLIMIT_MEMLOCK).
+ */
+static int start(const struct bench *b, struct bench_run *out, char *err, size_t len)
+{
+	char name[64];
+	pid_t *tids;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < R.nr; i++) {
+		name_of(i, name, sizeof(name));
+		ret = create(b, nth(i), err, len, name);
+	}
+	if (ret) {
+		out->denied = ret == -EPERM;
+		call_off(i - 1);
+		return ret;
+	}
+	out->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
+	pthread_mutex_lock(&R.lock);
+	while (R.ready < R.nr)
+		pthread_cond_wait(&R.cond, &R.lock);
+	pthread_mutex_unlock(&R.lock);
+	if (b->tracer) {
+		tids = calloc(R.nr, sizeof(*tids));
+		ret = -ENOMEM;
+		if (tids) {
+			for (i = 0; i < R.nr; i++)
+				tids[i] = nth(i)->tid;
+			ret = rt_tracer_begin(b->tracer, tids, R.nr);
+		}
+		free(tids);
+		if (ret) {
+			snprintf(err, len, "starting the trace: %s", strerror(-ret));
+			call_off(R.nr);
+			return ret;
+		}
+	}
+	open_gate(1);
+	ret = rt_barrier_wait(&R.start);
+	if (ret) {
+		snprintf(err, len, "start barrier: %s", strerror(-ret));
+		return ret;
+	}
+	out->start_ns = rt_now_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
+static int64_t after(int64_t t, int64_t ns)
+{
+	return ns && t < INT64_MAX - ns ? t + ns : INT64_MAX;
+}
+
+static int64_t earliest(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The run is stuck: thread @i (the watchdog's pick) named in @err; it still runs. */
+static int late(int64_t since_ns, char *err, size_t len)
+{
+	atomic_store(&R.stop, true);
+	R.set->late(R.set->ctx, bench_watch_pick(R.set, R.nr), since_ns, err, len);
+	return -ETIMEDOUT;
+}
+
+/* The threads that have ended: each sets its flag before it posts R.done. */
+static size_t count_finished(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < R.nr; i++)
+		n += atomic_load(&nth(i)->finished);
+	return n;
+}
+
+/*
+ * Wait through the run, then for the threads to end. One wait on R.done,
+ * which the threads' ends, the watcher and a signal interrupt (no
+ * SA_RESTART): sem_timedwait() takes CLOCK_REALTIME; neither
+ * sem_clockwait() nor clock_nanosleep() would do, as ThreadSanitizer does
+ * not treat them as blocking calls and holds back a signal that arrives
+ * during them until they end. Without a poll the coordinator, above the
+ * threads, wakes only when something is due: waking during the run would
+ * preempt one of them and show up in the table.
+ *
+ * Returns 0 when every thread ended (or, after a signal, once its grace is
+ * over), -EINTR on a second signal, -ETIMEDOUT when the run is stuck.
+ */
+static int wait_run(const struct bench *b, struct bench_run *out, char *err, size_t len)
+{
+	const struct bench_threads *s = R.set;
+	int64_t start = out->start_ns, now, until, ts_ns;
+	int64_t measured = s->duration_ns ? after(start, s->duration_ns) : INT64_MAX;
+	int64_t limit = after(start, s->limit_ns), stop_by = INT64_MAX, abandon_at = INT64_MAX;
+	int64_t poll = s->watch == BENCH_WATCH_POLL ? after(start, s->poll_ns) : INT64_MAX;
+	bool measuring = s->duration_ns > 0, stopped = false, any;
+	size_t finished = 0, stalled;
+	struct timespec ts;
+	int ret;
+
+	for (;;) {
+		finished = count_finished();
+		if (rt_stop_now(b->stop)) {
+			snprintf(err, len, "stopped by a second signal");
+			return -EINTR;
+		}
+		now = rt_now_ns(CLOCK_MONOTONIC);
+		if (rt_stop_signal(b->stop) && !out->interrupted) {
+			out->interrupted = rt_stop_signal(b->stop);
+			/* timed: before its duration was over; else: before its threads ended */
+			out->cut_short = measuring || (!s->duration_ns && finished < R.nr);
+			if (s->signal_grace_ns)
+				abandon_at = after(now, s->signal_grace_ns);
+			atomic_store(&R.stop, true);
+		}
+		if (finished == R.nr)
+			return 0;
+		stalled = atomic_exchange(&R.watcher.stalled, 0);
+		if (stalled) {
+			ret = s->stalled(s->ctx, stalled - 1, R.watcher.for_ns, err, len);
+			atomic_store(&R.stop, true);
+			if (ret)
+				return ret;
+		}
+		if (!stopped && poll <= now) {
+			any = false;
+			ret = bench_watch_poll(&R.watcher, now, &any, err, len);
+			if (ret || any)
+				atomic_store(&R.stop, true);
+			if (ret)
+				return ret;
+			while (poll <= now)
+				poll = after(poll, s->poll_ns);
+		}
+		if (measuring && now >= measured)
+			atomic_store(&R.stop, true);
+		if (!stopped && atomic_load(&R.stop)) {
+			/* the duration, a stall, a failure or a signal: the end is due */
+			stopped = true;
+			measuring = false;
+			poll = INT64_MAX;
+			stop_by = after(now, s->stop_grace_ns);
+		}
+		if (now >= abandon_at)
+			return 0;
+		if (now >= limit || now >= stop_by)
+			return out->interrupted && s->signal_grace_ns ? 0 :
+			       late(earliest(limit, stop_by) - start, err, len);
+		until = earliest(earliest(measuring ? measured : INT64_MAX, poll),
+				 earliest(earliest(limit, stop_by), abandon_at));
+		ts_ns = until == INT64_MAX ? INT64_MAX / 2 : until - now;
+		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + ts_ns);
+		if (sem_timedwait(&R.done, &ts) && errno != ETIMEDOUT && errno != EINTR) {
+			snprintf(err, len, "waiting for the threads: %s", strerror(errno));
+			return -errno;
+		}
+	}
+}
+
+/* The first failure of a thread that was not abandoned, in @err. */
+static int first_failure(char *err, size_t len)
+{
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < R.nr; i++) {
+		const struct bench_thread *t = nth(i);
+
+		if (!t->abandoned && t->err) {
+			name_of(i, name, sizeof(name));
+			snprintf(err, len, "%s: %s: %s", name, t->err_what, strerror(-t->err));
+			return t->err;
+		}
+	}
+	return 0;
+}
+
+/* Each thread's row and window, and the run's end. */
+static void rows(struct bench_run *out)
+{
+	size_t i;
+
+	out->have_migrations = true;
+	out->end_ns = out->start_ns;
+	for (i = 0; i < R.nr; i++) {
+		const struct bench_thread *t = nth(i);
+
+		out->have_migrations &= bench_thread_row(t, &out->rows[i],
+							 out->windows ? &out->windows[i] : NULL);
+		if (t->end_ns > out->end_ns)
+			out->end_ns = t->end_ns;
+	}
+	for (i = 0; !out->have_migrations && i < R.nr; i++)
+		out->rows[i].migrated = atomic_load_explicit(&nth(i)->cpu_changes,
+							     memory_order_relaxed);
+}
+
+/**
+ * bench_threads_run - one run of @set's threads (b->params->nr_threads of them), into @out
+ *
+ * The calling thread is the coordinator: it must already run SCHED_FIFO
+ * above the threads. A first signal (b->stop) stops the run, as its
+ * duration would (@out->interrupted); a second makes it return -EINTR at
+ * once, leaving the threads as they are.
+ *
+ * Returns 0 (@out has the rows, times and status; threads abandoned after a
+ * signal's grace are counted in @out->unfinished and still run), -EINTR,
+ * -ETIMEDOUT when the run is stuck (@err names the thread; the threads
+ * still run), or another negative errno with @err saying what failed.
+ */
+int bench_threads_run(const struct bench *b, const struct bench_threads *set,
+		      struct bench_run *out, char *err, size_t len)
+{
+	size_t i;
+	int ret;
+
+	ret = init(set, b->params->nr_threads);
+	if (ret) {
+		snprintf(err, len, "setting up the run's gate: %s", strerror(-ret));
+		return ret;
+	}
+	ret = start(b, out, err, len);
+	if (ret)
+		return ret;
+	ret = bench_watch_start(&R.watcher, R.set, R.nr, &R.done, out->start_ns);
+	if (ret) {
+		atomic_store(&R.stop, true);
+		snprintf(err, len, "starting the watchdog: %s", strerror(-ret));
+		return ret;
+	}
+	ret = wait_run(b, out, err, len);
+	if (ret == -EINTR)
+		return ret;	/* asked to go at once: the threads, the watcher are left */
+	bench_watch_stop(&R.watcher, ret != -ETIMEDOUT);
+	if (b->tracer)
+		rt_tracer_stop(b->tracer);
+	if (ret)
+		return ret;
+	if (out->interrupted) {
+		for (i = 0; i < R.nr; i++)
+			out->unfinished += bench_thread_abandon(nth(i));
+	}
+	ret = first_failure(err, len);
+	if (ret)
+		return ret;
+	/* every thread has ended: joining is immediate, and orders their writes before ours */
+	if (!out->unfinished) {
+		for (i = 0; i < R.nr; i++)
+			pthread_join(nth(i)->thread, NULL);
+	}
+	rows(out);
+	if (!out->unfinished)
+		destroy();
+	return 0;
+}
