@@ -483,13 +483,12 @@ static void write_json(const struct config *cfg, struct bench_result *res, const
 		       const struct rows *rw, const struct task *picked, struct rt_tracedat *d,
 		       int argc, char **argv)
 {
-	struct rt_json *j = &res->j;
+	struct rt_json *j = bench_result_json(res);
 	size_t i;
 	int a;
 
-	if (!cfg->json)
+	if (!j)
 		return;
-	rt_json_init(j, res->out.f);
 	rt_json_object(j, NULL);
 	rt_json_str(j, "schema", ANALYSIS_SCHEMA);
 	rt_json_str(j, "tool", cli_prog());
@@ -532,7 +531,7 @@ int main(int argc, char **argv)
 	struct config cfg = { 0 };
 	struct survey s = { 0 };
 	struct rows rw = { 0 };
-	struct bench_result res = { 0 };
+	struct bench_result *res = NULL;
 	const struct bench_trace_run **runs;
 	struct task *picked = NULL;
 	struct rt_tracedat *d;
@@ -544,7 +543,7 @@ int main(int argc, char **argv)
 	cli_init("analyse");
 	parse(&cfg, argc, argv);
 	if (cfg.json)
-		bench_result_open(&res, cfg.json);
+		res = bench_result_open(cfg.json);
 	t0 = rt_now_ns(CLOCK_MONOTONIC);
 	survey_file(&cfg, &s, &buffer);
 	/* names and priorities for the choice and the header */
@@ -585,7 +584,7 @@ int main(int argc, char **argv)
 		bench_trace_print(runs, rw.nruns);
 		free(runs);
 	}
-	write_json(&cfg, &res, buffer, &rw, picked, d, argc, argv);
+	write_json(&cfg, res, buffer, &rw, picked, d, argc, argv);
 	for (r = 0; r < rw.nruns; r++)
 		bench_trace_free(&rw.runs[r]);
 	rt_tracedat_close(d);

@@ -425,7 +425,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	int64_t main_start = rt_now_ns(CLOCK_MONOTONIC);
 	struct bench b = { .ops = ops, .cfg = cfg, .argc = argc, .argv = argv,
 			   .stop = &bench_stop };
-	struct bench_result res = { 0 };
+	struct bench_result *res = NULL;
 	const struct bench_run *last;
 	int prio, ret, rc;
 	char err[512];
@@ -443,7 +443,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	/* instances of runs killed by SIGKILL go now, whether this run traces or not */
 	bench_trace_sweep();
 	if (b.params->common.json)
-		bench_result_open(&res, b.params->common.json);
+		res = bench_result_open(b.params->common.json);
 	if (b.params->common.trace_out)
 		trace_status(bench_trace_out_open(b.params->common.trace_out, err, sizeof(err)),
 			     err);
@@ -486,7 +486,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		print_trace(&b);
 	bench_trace_out_close();
 	rc = last->interrupted ? 128 + last->interrupted : b.passed ? EXIT_RAN : EXIT_CHECK;
-	write_json(&b, &res, rc);
+	write_json(&b, res, rc);
 	/* threads still run: nothing freed or closed under them (their trace_marker) */
 	if (last->unfinished)
 		bench_exit_running(rc);

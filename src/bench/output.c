@@ -29,12 +29,8 @@ void bench_output_remove_pending(void)
 {
 	int i;
 
-	for (i = 0; i < nr_outputs; i++) {
-		if (outputs[i]->tmp[0])
-			unlink(outputs[i]->tmp);
-		if (outputs[i]->dir[0])
-			rmdir(outputs[i]->dir);
-	}
+	for (i = 0; i < nr_outputs; i++)
+		rt_outfile_remove_temp(outputs[i]);
 }
 
 /* The temporaries that killed runs left beside @path (its folder, its name). */
@@ -61,24 +57,25 @@ static void sweep_beside(const char *path)
  * another program writes by name (rt_outfile_open_private())
  *
  * The temporaries that runs killed before they could remove them left
- * beside @path go first (rt_outfile_sweep()).
+ * beside @path go first (rt_outfile_sweep()). Returns the output; it lives
+ * until the process exits.
  */
-void bench_output_open(struct rt_outfile *o, const char *option, const char *path,
-		       bool private)
+struct rt_outfile *bench_output_open(const char *option, const char *path, bool private)
 {
+	struct rt_outfile *o;
 	int i, ret;
 
 	if (!*path)
 		cli_die(EXIT_USAGE, "invalid %s '': expected a file name", option);
 	for (i = 0; i < nr_outputs; i++)
-		if (strcmp(path, "-") && rt_outfile_same(outputs[i]->path, path))
+		if (strcmp(path, "-") && rt_outfile_same(rt_outfile_path(outputs[i]), path))
 			cli_die(EXIT_USAGE, "invalid %s '%s': %s writes that file already; give "
 				"each its own", option, path, options[i]);
 	if (nr_outputs == MAX_OUTPUTS)
 		cli_die(EXIT_USAGE, "invalid %s '%s': too many output files", option, path);
 	if (strcmp(path, "-"))
 		sweep_beside(path);
-	ret = private ? rt_outfile_open_private(o, path) : rt_outfile_open(o, path);
+	ret = private ? rt_outfile_open_private(&o, path) : rt_outfile_open(&o, path);
 	if (ret == -EEXIST)
 		cli_die(EXIT_USAGE, "invalid %s '%s': the file exists; a result is never "
 			"overwritten: remove it or choose another name", option, path);
@@ -92,6 +89,7 @@ void bench_output_open(struct rt_outfile *o, const char *option, const char *pat
 	options[nr_outputs] = option;
 	outputs[nr_outputs] = o;
 	nr_outputs++;
+	return o;
 }
 
 /**
@@ -103,5 +101,6 @@ void bench_output_commit(struct rt_outfile *o, const char *option)
 	int ret = rt_outfile_commit(o);
 
 	if (ret)
-		cli_die(EXIT_SYSCALL, "writing %s '%s': %s", option, o->path, strerror(-ret));
+		cli_die(EXIT_SYSCALL, "writing %s '%s': %s", option, rt_outfile_path(o),
+			strerror(-ret));
 }

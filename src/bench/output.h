@@ -4,15 +4,14 @@
  * run when they cannot be written, removed however the program ends before
  * they are done (a second signal included), named when they are done.
  */
-#ifndef RT_CLI_OUTPUT_H
-#define RT_CLI_OUTPUT_H
+#ifndef BENCH_OUTPUT_H
+#define BENCH_OUTPUT_H
 
 #include <stdbool.h>
 
 #include "rt_outfile.h"
 
-void bench_output_open(struct rt_outfile *o, const char *option, const char *path,
-		       bool private);
+struct rt_outfile *bench_output_open(const char *option, const char *path, bool private);
 void bench_output_commit(struct rt_outfile *o, const char *option);
 void bench_output_remove_pending(void);
 

@@ -18,21 +18,51 @@
 #include "rt_stats.h"
 #include "rt_work.h"
 
+struct bench_result {
+	struct rt_outfile *out;		/* --json FILE, "-" for stdout */
+	struct rt_json *j;		/* the document, once begun */
+	struct timespec start;		/* CLOCK_REALTIME */
+};
+
 /**
  * bench_result_open - check and open --json FILE before anything runs
  *
  * Exits 2 when FILE exists (a result is never overwritten) or cannot be
  * created; the temporary file is removed if the program exits before
  * bench_result_commit(). With "-" the document goes to standard output and
- * everything the program prints for people to stderr.
+ * everything the program prints for people to stderr. Returns the result,
+ * which lives until the process exits; the functions below take NULL for
+ * no --json.
  */
-void bench_result_open(struct bench_result *r, const char *path)
+struct bench_result *bench_result_open(const char *path)
 {
-	bench_output_open(&r->out, "--json", path, false);
+	struct bench_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	r->out = bench_output_open("--json", path, false);
 	/* --json -: the document has standard output, the text goes to stderr */
 	if (!strcmp(path, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		cli_die(EXIT_SYSCALL, "--json -: %s", strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &r->start);
+	return r;
+}
+
+/**
+ * bench_result_json - the writer of @r's document, for a program that
+ * writes one of its own (analyse); NULL without --json
+ *
+ * The document is closed by bench_result_commit().
+ */
+struct rt_json *bench_result_json(struct bench_result *r)
+{
+	if (!r)
+		return NULL;
+	if (!r->j)
+		r->j = rt_json_new(rt_outfile_stream(r->out));
+	if (!r->j)
+		cli_die(EXIT_SYSCALL, "out of memory");
+	return r->j;
 }
 
 static void iso_time(char *buf, size_t len, time_t t)
@@ -264,13 +294,12 @@ struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int
 				   const struct bench_sys *sys, const struct bitmask *cpus,
 				   const struct rt_work *work)
 {
-	struct rt_json *j = &r->j;
+	struct rt_json *j = bench_result_json(r);
 	char when[32];
 	int i;
 
-	if (!r->out.path)
+	if (!j)
 		return NULL;
-	rt_json_init(j, r->out.f);
 	rt_json_object(j, NULL);
 	rt_json_str(j, "schema", RESULT_SCHEMA);
 	rt_json_str(j, "tool", tool);
@@ -292,20 +321,23 @@ struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int
 void bench_result_commit(struct bench_result *r, int return_code)
 {
 	char when[32];
+	int ret;
 
-	if (!r->out.path)
+	if (!r || !r->j)
 		return;
 	iso_time(when, sizeof(when), time(NULL));
-	rt_json_str(&r->j, "end_time", when);
-	rt_json_int(&r->j, "return_code", return_code);
-	rt_json_end(&r->j);
+	rt_json_str(r->j, "end_time", when);
+	rt_json_int(r->j, "return_code", return_code);
+	rt_json_end(r->j);
+	ret = rt_json_finish(r->j);
+	r->j = NULL;
 	/* a writer misused is a bug, not the disk: it is said as such */
-	if (rt_json_finish(&r->j) == -EINVAL) {
-		rt_outfile_abort(&r->out);
+	if (ret == -EINVAL) {
+		rt_outfile_abort(r->out);
 		cli_die(EXIT_SYSCALL, "writing --json '%s': the document is malformed (a bug)",
-			r->out.path);
+			rt_outfile_path(r->out));
 	}
-	bench_output_commit(&r->out, "--json");
+	bench_output_commit(r->out, "--json");
 }
 
 static void json_row(struct rt_json *j, const char *key, long task, const struct rt_row *row)

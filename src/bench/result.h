@@ -19,13 +19,10 @@ struct cli_common;
 
 #define RESULT_SCHEMA "rtsched-result/1"
 
-struct bench_result {
-	struct rt_outfile out;		/* --json FILE, "-" for stdout; path NULL: none */
-	struct rt_json j;
-	struct timespec start;		/* CLOCK_REALTIME */
-};
+struct bench_result;
 
-void bench_result_open(struct bench_result *r, const char *path);
+struct bench_result *bench_result_open(const char *path);
+struct rt_json *bench_result_json(struct bench_result *r);
 struct rt_work;
 struct bench_sys;
 struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int argc, char **argv,

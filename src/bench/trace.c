@@ -26,7 +26,7 @@
 static struct rt_tracer *open_tracer;
 static struct rt_recorder *recorder;	/* trace-cmd record, streaming the instance */
 static char *instance_dir;	/* for the signal handler: rmdir is async-signal-safe */
-static struct rt_outfile trace_file;	/* the trace.dat: --trace-out's, or a temporary one */
+static struct rt_outfile *trace_file;	/* the trace.dat: --trace-out's, or a temporary one */
 static bool keep_file;		/* --trace-out: named at the end; else removed */
 static char tmp_name[PATH_MAX];
 
@@ -48,7 +48,8 @@ static void close_tracer(void)
 	 * that failed or was stopped before its end wrote no whole file):
 	 * their private folders go, the recorder's .cpuN files with them
 	 */
-	rt_outfile_abort(&trace_file);
+	if (trace_file)
+		rt_outfile_abort(trace_file);
 }
 
 /* Where --trace keeps its trace.dat: $TMPDIR, or /tmp */
@@ -126,12 +127,12 @@ int bench_trace_open(struct rt_tracer **tp, size_t buffer_kb, const struct bitma
 	sigset_t old;
 	int ret;
 
-	if (!bench_trace_live() && !trace_file.tmp[0]) {
+	if (!bench_trace_live() && !trace_file) {
 		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
 			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
 		snprintf(tmp_name, sizeof(tmp_name), "%s/rtsched-%d-%08x.dat", tmp_dir(),
 			 (int)getpid(), salt);
-		bench_output_open(&trace_file, "--trace (its temporary trace.dat)", tmp_name, true);
+		trace_file = bench_output_open("--trace (its temporary trace.dat)", tmp_name, true);
 	}
 	/* a signal now would find an instance not yet known to the cleanups */
 	bench_signals_block(&old);
@@ -153,8 +154,9 @@ int bench_trace_open(struct rt_tracer **tp, size_t buffer_kb, const struct bitma
 	}
 	if (bench_trace_live())
 		return 0;
-	ret = rt_recorder_start(&recorder, rt_tracer_name(t), trace_file.lock, trace_file.name,
-				recorded, recording, t, why, sizeof(why));
+	ret = rt_recorder_start(&recorder, rt_tracer_name(t), rt_outfile_folder_fd(trace_file),
+				rt_outfile_name(trace_file), recorded, recording, t, why,
+				sizeof(why));
 	if (ret) {
 		snprintf(err, len, "--trace: %s", why);
 		/* trace-cmd missing is a requirement; anything else failed */
@@ -272,8 +274,8 @@ int bench_trace_finish(struct rt_tracer *t, struct bench_trace_span *spans, size
 	if (ret)
 		return ret;
 	t0 = rt_now_ns(CLOCK_MONOTONIC);
-	ret = bench_trace_analyse_file(trace_file.tmp, rt_tracer_name(t), spans, nruns, n, true,
-				       NULL, err, len);
+	ret = bench_trace_analyse_file(rt_outfile_temp(trace_file), rt_tracer_name(t), spans, nruns,
+				       n, true, NULL, err, len);
 	if (ret) {
 		char what[512];
 
@@ -655,7 +657,7 @@ int bench_trace_out_open(const char *path, char *err, size_t len)
 		snprintf(err, len, "invalid --trace-out '%s': expected a file name", path);
 		return -EINVAL;
 	}
-	bench_output_open(&trace_file, "--trace-out", path, true);
+	trace_file = bench_output_open("--trace-out", path, true);
 	keep_file = true;
 	return 0;
 }
@@ -665,6 +667,6 @@ int bench_trace_out_open(const char *path, char *err, size_t len)
  */
 void bench_trace_out_close(void)
 {
-	if (keep_file && trace_file.f)
-		bench_output_commit(&trace_file, "--trace-out");
+	if (keep_file && rt_outfile_stream(trace_file))
+		bench_output_commit(trace_file, "--trace-out");
 }

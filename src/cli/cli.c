@@ -4,6 +4,7 @@
  * and the exit codes that go with them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ const char *cli_prog(void)
  * the time (--json - points it at stderr), and the errno of the first
  * failure is kept (stdio loses it), for cli_exit() to name.
  */
-static struct rt_outfile std_out;
+static struct rt_outfile *std_out;
 
 /**
  * cli_init - name the program in every message; open /dev/null on the
@@ -46,14 +47,8 @@ void cli_init(const char *name)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
 			_exit(EXIT_SYSCALL);	/* nowhere to say it */
 	/* stdout through std_out, buffered as stdio would buffer it */
-	if (rt_outfile_fd(&std_out, STDOUT_FILENO))
-		return;
-	if (setvbuf(std_out.f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ)) {
-		std_out.fd = -1;	/* the stream goes, descriptor 1 stays */
-		fclose(std_out.f);
-	}
-	else
-		stdout = std_out.f;
+	if (!rt_outfile_fd(&std_out, STDOUT_FILENO, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF))
+		stdout = rt_outfile_stream(std_out);
 }
 
 /**
@@ -65,11 +60,15 @@ void cli_init(const char *name)
  */
 void cli_exit(int code)
 {
-	if (fflush(stdout) || ferror(stdout) || std_out.err) {
+	bool failed = fflush(stdout) || ferror(stdout);
+	/* read after the flush, whose writes may fail */
+	int err = std_out ? rt_outfile_error(std_out) : 0;
+
+	if (failed || err) {
 		if (code == EXIT_RAN || code == EXIT_CHECK)
 			code = EXIT_SYSCALL;
 		fprintf(stderr, "%s: writing to standard output: %s; what it did not print is lost\n",
-			prog, strerror(std_out.err ? std_out.err : EIO));
+			prog, strerror(err ? err : EIO));
 	}
 	exit(code);
 }

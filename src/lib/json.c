@@ -12,14 +12,30 @@
 
 #include "rt_json.h"
 
+#define RT_JSON_DEPTH 16
+
+struct rt_json {
+	FILE *out;
+	int depth;
+	bool first[RT_JSON_DEPTH];	/* nothing written yet at this depth */
+	char close[RT_JSON_DEPTH];	/* '}' or ']' for each open level */
+	int err;			/* the first error: -EINVAL misuse, -EIO write */
+};
+
 /**
- * rt_json_init - start writing JSON to @out
+ * rt_json_new - a writer of one JSON document to @out
+ *
+ * Returns it, or NULL when memory is short.
  */
-void rt_json_init(struct rt_json *j, FILE *out)
+struct rt_json *rt_json_new(FILE *out)
 {
-	memset(j, 0, sizeof(*j));
+	struct rt_json *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
 	j->out = out;
 	j->first[0] = true;
+	return j;
 }
 
 /*
@@ -219,18 +235,21 @@ void rt_json_int_or_null(struct rt_json *j, const char *key, int64_t value, bool
 }
 
 /**
- * rt_json_finish - end the document
+ * rt_json_finish - end the document and free the writer
  *
  * Returns 0, -EINVAL when an object or array is left open or the calls did
  * not make a document, -EIO when writing failed.
  */
 int rt_json_finish(struct rt_json *j)
 {
-	if (!j->err && (j->depth || j->first[0]))
-		j->err = -EINVAL;
-	if (!j->err)
+	int err = j->err;
+
+	if (!err && (j->depth || j->first[0]))
+		err = -EINVAL;
+	if (!err)
 		fputc('\n', j->out);
-	if (!j->err && ferror(j->out))
-		j->err = -EIO;
-	return j->err;
+	if (!err && ferror(j->out))
+		err = -EIO;
+	free(j);
+	return err;
 }

@@ -15,6 +15,17 @@
 
 #include "rt_outfile.h"
 
+struct rt_outfile {
+	const char *path;		/* NULL: none; "-": standard output */
+	char tmp[PATH_MAX + 32];	/* the temporary file; empty for standard output */
+	char dir[PATH_MAX + 32];	/* the private folder holding it, or empty */
+	const char *name;		/* in a private folder: the file's name there (in tmp) */
+	FILE *f;			/* where to write */
+	int fd;				/* the temporary file's descriptor, under f */
+	int lock;			/* what holds the temporary's lock: fd, or the folder */
+	int err;			/* the first write error (positive errno), 0 if none */
+};
+
 /* stdio's writes, through write(2), keeping the errno of the first failure */
 static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
 {
@@ -45,30 +56,47 @@ static int cookie_close(void *cookie)
 	return ret;
 }
 
-/* The state every output starts from: nothing open, nothing named. */
-static void reset(struct rt_outfile *o, const char *path)
+/* An output in the state every output starts from: nothing open, nothing named. */
+static struct rt_outfile *new_output(const char *path)
 {
-	memset(o, 0, sizeof(*o));
+	struct rt_outfile *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
 	o->fd = -1;
 	o->lock = -1;
 	o->path = path;
+	return o;
 }
 
 /**
  * rt_outfile_fd - a stream that writes to descriptor @fd itself (not a copy:
- * whatever @fd is at the time), keeping the errno of its first failed write
- * in o->err; for standard output. No file, nothing to commit.
+ * whatever @fd is at the time), buffered as @buffering says (_IOLBF,
+ * _IOFBF), keeping the errno of its first failed write (rt_outfile_error());
+ * for standard output. No file, nothing to commit.
  *
- * Returns 0 or a negative errno.
+ * Returns 0 (*@out the output) or a negative errno.
  */
-int rt_outfile_fd(struct rt_outfile *o, int fd)
+int rt_outfile_fd(struct rt_outfile **out, int fd, int buffering)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write };
+	struct rt_outfile *o = new_output(NULL);
+	int err;
 
-	reset(o, NULL);
+	*out = NULL;
+	if (!o)
+		return -ENOMEM;
 	o->fd = fd;
 	o->f = fopencookie(o, "w", io);
-	return o->f ? 0 : -errno;
+	if (o->f && !setvbuf(o->f, NULL, buffering, BUFSIZ)) {
+		*out = o;
+		return 0;
+	}
+	err = o->f ? -EINVAL : -errno;
+	if (o->f)
+		fclose(o->f);	/* the stream goes, the descriptor stays */
+	free(o);
+	return err;
 }
 
 /* The stream over o->fd, with the mode a file the user writes gets. */
@@ -86,12 +114,22 @@ static int stream(struct rt_outfile *o)
 }
 
 /* A file's start: @path must not exist (a file, a folder, a link even if dangling). */
-static int start(struct rt_outfile *o, const char *path)
+static int start(struct rt_outfile **out, const char *path)
 {
 	struct stat st;
 
-	reset(o, path);
-	return lstat(path, &st) ? 0 : -EEXIST;
+	if (!lstat(path, &st))
+		return -EEXIST;
+	*out = new_output(path);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A failed open's end: what it made goes, and the output with it. */
+static int failed(struct rt_outfile **out, int err)
+{
+	rt_outfile_free(*out);
+	*out = NULL;
+	return err;
 }
 
 /*
@@ -132,48 +170,48 @@ static int name_with(char *buf, size_t len, const char *path, const char *suffix
  * so that a name that cannot be written is refused before any work is
  * done. "-" writes to a duplicate of standard output's descriptor, taken now.
  *
- * Returns 0, or a negative errno: -EEXIST when @path exists (a file, a
- * directory, a symbolic link even if dangling), -ENAMETOOLONG, or what
- * creating the temporary file returned.
+ * Returns 0 (*@out the output), or a negative errno: -EEXIST when @path
+ * exists (a file, a directory, a symbolic link even if dangling),
+ * -ENAMETOOLONG, or what creating the temporary file returned.
  */
-int rt_outfile_open(struct rt_outfile *o, const char *path)
+int rt_outfile_open(struct rt_outfile **out, const char *path)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
 	char pending[PATH_MAX + 32];
+	struct rt_outfile *o;
 	int err;
 
+	*out = NULL;
 	if (!strcmp(path, "-")) {
-		reset(o, path);
+		o = *out = new_output(path);
+		if (!o)
+			return -ENOMEM;
 		/* a descriptor of its own: the program may point stdout elsewhere */
 		o->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		o->f = o->fd < 0 ? NULL : fopencookie(o, "w", io);
-		if (o->f)
-			return 0;
-		err = -errno;
-		rt_outfile_abort(o);
-		return err;
+		return o->f ? 0 : failed(out, -errno);
 	}
-	err = start(o, path);
-	if (!err)
-		err = name_with(o->tmp, sizeof(o->tmp), path, ".tmp.XXXXXX");
+	err = start(out, path);
+	if (err)
+		return err;
+	o = *out;
+	err = name_with(o->tmp, sizeof(o->tmp), path, ".tmp.XXXXXX");
 	if (!err)
 		err = name_with(pending, sizeof(pending), path, ".new.XXXXXX");
 	if (err) {
 		o->tmp[0] = '\0';
-		return err;
+		return failed(out, err);
 	}
 	o->fd = mkostemp(pending, O_CLOEXEC);
 	if (o->fd < 0) {
 		o->tmp[0] = '\0';
-		return -errno;
+		return failed(out, -errno);
 	}
 	o->lock = o->fd;
 	err = lock_and_name(o->fd, pending, o->tmp, false);
 	if (!err)
 		err = stream(o);
-	if (err)
-		rt_outfile_abort(o);
-	return err;
+	return err ? failed(out, err) : 0;
 }
 
 /**
@@ -181,33 +219,36 @@ int rt_outfile_open(struct rt_outfile *o, const char *path)
  * folder: PATH.tmp.XXXXXX/NAME (mode 0700, NAME the last part of @path),
  * for a file that another program writes by name beside this process
  *
- * o->tmp names the file through the folder's descriptor o->lock
+ * rt_outfile_temp() names the file through the folder's descriptor
  * (/proc/self/fd/N/NAME), so that what this process reads, removes or
  * renames is that folder's, whatever is renamed around it; a child process
- * that writes there fchdir()s to o->lock and uses o->name.
+ * that writes there fchdir()s to rt_outfile_folder_fd() and uses
+ * rt_outfile_name().
  *
  * Returns 0, or a negative errno as rt_outfile_open().
  */
-int rt_outfile_open_private(struct rt_outfile *o, const char *path)
+int rt_outfile_open_private(struct rt_outfile **out, const char *path)
 {
 	char copy[PATH_MAX], pending[PATH_MAX + 32];
+	struct rt_outfile *o;
 	struct stat st;
 	int err;
 
-	err = start(o, path);
-	if (!err)
-		err = name_with(copy, sizeof(copy), path, "");
+	*out = NULL;
+	err = start(out, path);
+	if (err)
+		return err;
+	o = *out;
+	err = name_with(copy, sizeof(copy), path, "");
 	if (!err)
 		err = name_with(o->dir, sizeof(o->dir), path, ".tmp.XXXXXX");
 	if (!err)
 		err = name_with(pending, sizeof(pending), path, ".new.XXXXXX");
+	if (!err && !mkdtemp(pending))
+		err = -errno;
 	if (err) {
 		o->dir[0] = '\0';
-		return err;
-	}
-	if (!mkdtemp(pending)) {
-		o->dir[0] = '\0';
-		return -errno;
+		return failed(out, err);
 	}
 	/* the folder made, not one planted in its place since */
 	o->lock = open(pending, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -215,23 +256,18 @@ int rt_outfile_open_private(struct rt_outfile *o, const char *path)
 	    (st.st_mode & 07777) != 0700) {
 		err = o->lock < 0 ? -errno : -EPERM;
 		o->dir[0] = '\0';
-		rt_outfile_abort(o);
 		rmdir(pending);
-		return err;
+		return failed(out, err);
 	}
 	err = lock_and_name(o->lock, pending, o->dir, true);
-	if (err) {
-		rt_outfile_abort(o);
-		return err;
-	}
+	if (err)
+		return failed(out, err);
 	snprintf(o->tmp, sizeof(o->tmp), "/proc/self/fd/%d/%s", o->lock, basename(copy));
 	o->name = strrchr(o->tmp, '/') + 1;
 	o->fd = openat(o->lock, o->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		       0600);
 	err = o->fd < 0 ? -errno : stream(o);
-	if (err)
-		rt_outfile_abort(o);
-	return err;
+	return err ? failed(out, err) : 0;
 }
 
 /* Remove what the folder @fd holds (not its subfolders); closes @fd. */
@@ -268,6 +304,8 @@ static void remove_private(struct rt_outfile *o)
  */
 void rt_outfile_abort(struct rt_outfile *o)
 {
+	if (!o)
+		return;
 	if (o->f)
 		fclose(o->f);
 	else if (o->fd >= 0)
@@ -320,6 +358,72 @@ int rt_outfile_commit(struct rt_outfile *o)
 	remove_private(o);
 	o->tmp[0] = '\0';
 	return ret;
+}
+
+/**
+ * rt_outfile_free - free @o (may be NULL), removing what was not committed
+ */
+void rt_outfile_free(struct rt_outfile *o)
+{
+	if (!o)
+		return;
+	rt_outfile_abort(o);
+	free(o);
+}
+
+/**
+ * rt_outfile_remove_temp - remove @o's temporary file (a private folder
+ * only when it holds nothing else: a later run's sweep takes the rest);
+ * async-signal-safe, for an exit from a signal handler
+ */
+void rt_outfile_remove_temp(const struct rt_outfile *o)
+{
+	if (o->tmp[0])
+		unlink(o->tmp);
+	if (o->dir[0])
+		rmdir(o->dir);
+}
+
+/* Where to write: NULL once committed or aborted. */
+FILE *rt_outfile_stream(const struct rt_outfile *o)
+{
+	return o->f;
+}
+
+/* The name it gets ("-": standard output; NULL: a descriptor's stream). */
+const char *rt_outfile_path(const struct rt_outfile *o)
+{
+	return o->path;
+}
+
+/* The temporary file's name until committed, else "". */
+const char *rt_outfile_temp(const struct rt_outfile *o)
+{
+	return o->tmp;
+}
+
+/* The private folder's name, or "". */
+const char *rt_outfile_folder(const struct rt_outfile *o)
+{
+	return o->dir;
+}
+
+/* The private folder's descriptor, or -1. */
+int rt_outfile_folder_fd(const struct rt_outfile *o)
+{
+	return o->dir[0] ? o->lock : -1;
+}
+
+/* The file's name in its private folder, or NULL. */
+const char *rt_outfile_name(const struct rt_outfile *o)
+{
+	return o->name;
+}
+
+/* The errno of the first failed write, or 0. */
+int rt_outfile_error(const struct rt_outfile *o)
+{
+	return o->err;
 }
 
 /* Is @name PREFIX*.tmp.XXXXXX (six characters, no dot, after the last ".tmp.")? */

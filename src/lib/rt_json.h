@@ -9,19 +9,12 @@
 /*
  * A JSON writer to a stream: objects and arrays nest, commas and
  * indentation are kept, strings are escaped. A key is given with every value
- * inside an object and NULL inside an array.
+ * inside an object and NULL inside an array. The writer is a handle:
+ * rt_json_new() makes it, rt_json_finish() ends the document and frees it.
  */
-#define RT_JSON_DEPTH 16
+struct rt_json;
 
-struct rt_json {
-	FILE *out;
-	int depth;
-	bool first[RT_JSON_DEPTH];	/* nothing written yet at this depth */
-	char close[RT_JSON_DEPTH];	/* '}' or ']' for each open level */
-	int err;			/* the first error: -EINVAL misuse, -EIO write */
-};
-
-void rt_json_init(struct rt_json *j, FILE *out);
+struct rt_json *rt_json_new(FILE *out);
 void rt_json_object(struct rt_json *j, const char *key);
 void rt_json_array(struct rt_json *j, const char *key);
 void rt_json_end(struct rt_json *j);

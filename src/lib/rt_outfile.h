@@ -20,24 +20,29 @@
  * folder (mode 0700) of its own. Each temporary holds an flock() for as
  * long as its run lives, so that a later run can tell the debris of a
  * killed run (unlocked) from a live run's file, and sweep it.
+ *
+ * An output is a handle: the open functions make it, rt_outfile_free()
+ * frees it (and removes what was not committed).
  */
-struct rt_outfile {
-	const char *path;		/* NULL: none; "-": standard output */
-	char tmp[PATH_MAX + 32];	/* the temporary file; empty for standard output */
-	char dir[PATH_MAX + 32];	/* the private folder holding it, or empty */
-	const char *name;		/* in a private folder: the file's name there (in tmp) */
-	FILE *f;			/* where to write */
-	int fd;				/* the temporary file's descriptor, under f */
-	int lock;			/* what holds the temporary's lock: fd, or the folder */
-	int err;			/* the first write error (positive errno), 0 if none */
-};
+struct rt_outfile;
 
-int rt_outfile_open(struct rt_outfile *o, const char *path);
-int rt_outfile_open_private(struct rt_outfile *o, const char *path);
-int rt_outfile_sweep(const char *folder, const char *prefix);
-int rt_outfile_fd(struct rt_outfile *o, int fd);
+int rt_outfile_open(struct rt_outfile **out, const char *path);
+int rt_outfile_open_private(struct rt_outfile **out, const char *path);
+int rt_outfile_fd(struct rt_outfile **out, int fd, int buffering);
 int rt_outfile_commit(struct rt_outfile *o);
 void rt_outfile_abort(struct rt_outfile *o);
+void rt_outfile_free(struct rt_outfile *o);
+void rt_outfile_remove_temp(const struct rt_outfile *o);
+
+FILE *rt_outfile_stream(const struct rt_outfile *o);
+const char *rt_outfile_path(const struct rt_outfile *o);
+const char *rt_outfile_temp(const struct rt_outfile *o);
+const char *rt_outfile_folder(const struct rt_outfile *o);
+int rt_outfile_folder_fd(const struct rt_outfile *o);
+const char *rt_outfile_name(const struct rt_outfile *o);
+int rt_outfile_error(const struct rt_outfile *o);
+
+int rt_outfile_sweep(const char *folder, const char *prefix);
 int rt_outfile_same(const char *a, const char *b);
 
 #endif

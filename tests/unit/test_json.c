@@ -9,14 +9,13 @@
 
 static char *render(void (*fill)(struct rt_json *), int *ret)
 {
-	struct rt_json j;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct rt_json *j = rt_json_new(f);
 
-	rt_json_init(&j, f);
-	fill(&j);
-	*ret = rt_json_finish(&j);
+	fill(j);
+	*ret = rt_json_finish(j);
 	fclose(f);
 	return buf;
 }

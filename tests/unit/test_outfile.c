@@ -75,16 +75,18 @@ static int setup(void)
 TEST(named_only_when_committed)
 {
 	char tmp[PATH_MAX + 32];
-	struct rt_outfile o;
+	struct rt_outfile *o;
 	struct stat st;
 
 	ASSERT(!setup(), "a folder for the test");
 	ASSERT(rt_outfile_open(&o, path) == 0, "a result file opens");
-	fputs("{}\n", o.f);
+	fputs("{}\n", rt_outfile_stream(o));
 	EXPECT(!exists(path), "not there under its name while written");
-	EXPECT(exists(o.tmp), "but beside it, as %s", o.tmp);
-	strcpy(tmp, o.tmp);
-	EXPECT_EQ(rt_outfile_commit(&o), 0);
+	EXPECT(exists(rt_outfile_temp(o)), "but beside it, as %s", rt_outfile_temp(o));
+	strcpy(tmp, rt_outfile_temp(o));
+	EXPECT_EQ(rt_outfile_commit(o), 0);
+	EXPECT(!rt_outfile_stream(o) && !*rt_outfile_temp(o), "no stream, no temporary once committed");
+	rt_outfile_free(o);
 	EXPECT(stat(path, &st) == 0 && st.st_size == 3, "then it is there, whole");
 	EXPECT(!exists(tmp), "and the temporary name is gone");
 }
@@ -92,7 +94,7 @@ TEST(named_only_when_committed)
 TEST(never_over_a_file_or_a_link)
 {
 	char link[256], tmp[PATH_MAX + 32];
-	struct rt_outfile o;
+	struct rt_outfile *o;
 
 	ASSERT(!setup(), "a folder for the test");
 	fclose(fopen(path, "w"));
@@ -102,11 +104,12 @@ TEST(never_over_a_file_or_a_link)
 	ASSERT(!symlink("/nonexistent/target", link), "a dangling symbolic link");
 	EXPECT_EQ(rt_outfile_open(&o, link), -EEXIST);	/* refused at open */
 	ASSERT(rt_outfile_open(&o, path) == 0, "opened");
-	fputs("new", o.f);
+	fputs("new", rt_outfile_stream(o));
 	/* another writer gets there first: its file is not replaced */
 	fclose(fopen(path, "w"));
-	strcpy(tmp, o.tmp);
-	EXPECT_EQ(rt_outfile_commit(&o), -EEXIST);
+	strcpy(tmp, rt_outfile_temp(o));
+	EXPECT_EQ(rt_outfile_commit(o), -EEXIST);
+	rt_outfile_free(o);
 	EXPECT(!exists(tmp), "the temporary file is removed");
 	snprintf(link, sizeof(link), "%s/none/r.json", dir);
 	EXPECT_EQ(rt_outfile_open(&o, link), -ENOENT);	/* a folder that does not exist */
@@ -119,13 +122,14 @@ static const struct mode_case {
 
 TEST_TABLE(the_umasks_mode, struct mode_case, modes)
 {
-	struct rt_outfile o;
+	struct rt_outfile *o;
 	struct stat st;
 
 	ASSERT(!setup(), "a folder for the test");
 	umask(row->umask);
 	ASSERT(rt_outfile_open(&o, path) == 0, "opened");
-	EXPECT_EQ(rt_outfile_commit(&o), 0);
+	EXPECT_EQ(rt_outfile_commit(o), 0);
+	rt_outfile_free(o);
 	ASSERT(stat(path, &st) == 0, "committed");
 	EXPECT_EQ(st.st_mode & 0777, row->mode);
 }
@@ -133,7 +137,7 @@ TEST_TABLE(the_umasks_mode, struct mode_case, modes)
 TEST(a_failed_write_keeps_its_errno)
 {
 	char tmp[PATH_MAX + 32], big[8192];
-	struct rt_outfile o;
+	struct rt_outfile *o;
 	struct rlimit fsize;
 
 	ASSERT(!setup(), "a folder for the test");
@@ -141,13 +145,14 @@ TEST(a_failed_write_keeps_its_errno)
 	signal(SIGXFSZ, SIG_IGN);
 	getrlimit(RLIMIT_FSIZE, &fsize);
 	ASSERT(rt_outfile_open(&o, path) == 0, "opened");
-	strcpy(tmp, o.tmp);
+	strcpy(tmp, rt_outfile_temp(o));
 	setrlimit(RLIMIT_FSIZE, &(struct rlimit){ 1000, fsize.rlim_max });
 	memset(big, 'x', sizeof(big));
-	fwrite(big, 1, sizeof(big), o.f);
-	fwrite(big, 1, sizeof(big), o.f);
+	fwrite(big, 1, sizeof(big), rt_outfile_stream(o));
+	fwrite(big, 1, sizeof(big), rt_outfile_stream(o));
 	/* a write that fails past the first buffer: its errno */
-	EXPECT_EQ(rt_outfile_commit(&o), -EFBIG);
+	EXPECT_EQ(rt_outfile_commit(o), -EFBIG);
+	rt_outfile_free(o);
 	setrlimit(RLIMIT_FSIZE, &fsize);
 	EXPECT(!exists(path) && !exists(tmp), "no file, no temporary file");
 }
@@ -155,12 +160,12 @@ TEST(a_failed_write_keeps_its_errno)
 TEST(abort_leaves_nothing)
 {
 	char tmp[PATH_MAX + 32];
-	struct rt_outfile o;
+	struct rt_outfile *o;
 
 	ASSERT(!setup(), "a folder for the test");
 	ASSERT(rt_outfile_open(&o, path) == 0, "opened");
-	strcpy(tmp, o.tmp);
-	rt_outfile_abort(&o);
+	strcpy(tmp, rt_outfile_temp(o));
+	rt_outfile_free(o);
 	EXPECT(!exists(path) && !exists(tmp), "no file, no temporary file");
 }
 
@@ -178,40 +183,41 @@ TEST(one_file_by_several_names)
 
 TEST(standard_output)
 {
-	struct rt_outfile o;
+	struct rt_outfile *o;
 
 	EXPECT_EQ(rt_outfile_open(&o, "-"), 0);
-	EXPECT(o.f != stdout && o.tmp[0] == '\0', "through a descriptor of its own, no file");
-	rt_outfile_abort(&o);
+	EXPECT(rt_outfile_stream(o) != stdout && rt_outfile_temp(o)[0] == '\0', "through a descriptor of its own, no file");
+	rt_outfile_free(o);
 }
 
 /* A file another program writes by name: in a folder of its own. */
 TEST(a_private_folder)
 {
 	char tpath[256], tmpdir[PATH_MAX + 32];
-	struct rt_outfile o;
+	struct rt_outfile *o;
 	struct stat st;
 	int fd;
 
 	ASSERT(!setup(), "a folder for the test");
 	snprintf(tpath, sizeof(tpath), "%s/t.dat", dir);
 	ASSERT(rt_outfile_open_private(&o, tpath) == 0, "a trace file opens in a private folder");
-	EXPECT(!lstat(o.dir, &st) && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700,
-	       "%s, mode 0700", o.dir);
-	EXPECT(!strncmp(o.tmp, "/proc/self/fd/", 14) && !strcmp(o.name, "t.dat") && exists(o.tmp),
-	       "the file named through the folder's descriptor: %s", o.tmp);
+	EXPECT(!lstat(rt_outfile_folder(o), &st) && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700,
+	       "%s, mode 0700", rt_outfile_folder(o));
+	EXPECT(!strncmp(rt_outfile_temp(o), "/proc/self/fd/", 14) && !strcmp(rt_outfile_name(o), "t.dat") && exists(rt_outfile_temp(o)),
+	       "the file named through the folder's descriptor: %s", rt_outfile_temp(o));
 	/* the recorder's per-CPU file, written beside it by name */
-	fd = openat(o.lock, "t.dat.inst.cpu0", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	fd = openat(rt_outfile_folder_fd(o), "t.dat.inst.cpu0", O_WRONLY | O_CREAT | O_EXCL, 0600);
 	close(fd);
-	fputs("trace", o.f);
-	strcpy(tmpdir, o.dir);
-	EXPECT_EQ(rt_outfile_commit(&o), 0);
+	fputs("trace", rt_outfile_stream(o));
+	strcpy(tmpdir, rt_outfile_folder(o));
+	EXPECT_EQ(rt_outfile_commit(o), 0);
+	rt_outfile_free(o);
 	EXPECT(!stat(tpath, &st) && st.st_size == 5, "the file has its name, whole");
 	EXPECT(!exists(tmpdir), "the folder is gone with what else it held");
 	unlink(tpath);
 	ASSERT(rt_outfile_open_private(&o, tpath) == 0, "opened again");
-	strcpy(tmpdir, o.dir);
-	rt_outfile_abort(&o);
+	strcpy(tmpdir, rt_outfile_folder(o));
+	rt_outfile_free(o);
 	EXPECT(!exists(tpath) && !exists(tmpdir), "abort: no file, no folder");
 }
 
@@ -219,7 +225,7 @@ TEST(a_private_folder)
 TEST(a_private_folder_swapped_for_a_link)
 {
 	char tpath[256], other[256], moved[256], list[1024];
-	struct rt_outfile o;
+	struct rt_outfile *o;
 	struct stat st;
 	int fd;
 
@@ -229,12 +235,13 @@ TEST(a_private_folder_swapped_for_a_link)
 	snprintf(moved, sizeof(moved), "%s/moved", dir);
 	mkdir(other, 0755);
 	ASSERT(rt_outfile_open_private(&o, tpath) == 0, "opened");
-	rename(o.dir, moved);
-	ASSERT(!symlink(other, o.dir), "its folder renamed away, a link to another at its name");
-	fd = openat(o.lock, "t.dat.inst.cpu0", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	rename(rt_outfile_folder(o), moved);
+	ASSERT(!symlink(other, rt_outfile_folder(o)), "its folder renamed away, a link to another at its name");
+	fd = openat(rt_outfile_folder_fd(o), "t.dat.inst.cpu0", O_WRONLY | O_CREAT | O_EXCL, 0600);
 	close(fd);
-	fputs("trace", o.f);
-	EXPECT_EQ(rt_outfile_commit(&o), 0);
+	fputs("trace", rt_outfile_stream(o));
+	EXPECT_EQ(rt_outfile_commit(o), 0);
+	rt_outfile_free(o);
 	names(other, list, sizeof(list));
 	EXPECT(!*list, "nothing was written in the other folder (%s)", list);
 	EXPECT(!stat(tpath, &st) && st.st_size == 5, "the file has its name, whole");
@@ -246,7 +253,7 @@ TEST(a_private_folder_swapped_for_a_link)
 TEST(the_sweep)
 {
 	char a[256], b[256], c[256], d[256], list[1024];
-	struct rt_outfile live;
+	struct rt_outfile *live;
 	int fd;
 
 	ASSERT(!setup(), "a folder for the test");
@@ -272,6 +279,6 @@ TEST(the_sweep)
 	       strstr(list, "r.json.tmp.DDDDDD") && !strstr(list, "AAAAAA") && !strstr(list, "BBBBBB"),
 	       "the live run's, the link and the other user's file kept: %s", list);
 	EXPECT_EQ(rt_outfile_sweep(dir, "r.json.tmp."), 0);	/* nothing more */
-	rt_outfile_abort(&live);
+	rt_outfile_free(live);
 	EXPECT(!access("/etc/passwd", R_OK), "the link's target is there");
 }
