@@ -96,6 +96,8 @@ int bench_thread_open(struct bench_thread *t)
 	bench_thread_note_cpu(t);
 	t->win_start = rt_now_ns(CLOCK_MONOTONIC);
 	ret = rt_procstat_read("/proc", t->tid, &t->start);
+	/* what the coordinator may read if it abandons the thread (bench_thread_abandon) */
+	atomic_store(&t->opened, true);
 	return ret ? bench_thread_fail(t, PROCSTAT_WHAT, ret) : t->err;
 }
 
@@ -145,8 +147,10 @@ bool bench_thread_abandon(struct bench_thread *t)
 	}
 	t->abandoned = true;
 	t->end_ns = t->win_end = rt_now_ns(CLOCK_MONOTONIC);
-	if (rt_procstat_read("/proc", t->tid, &t->end))
-		t->end = t->start;
+	/* its start, published by the thread when its window opened: else none to read */
+	t->unopened = !atomic_load(&t->opened);
+	if (t->unopened || rt_procstat_read("/proc", t->tid, &t->end))
+		t->end = t->unopened ? (struct rt_counters){ 0 } : t->start;
 	return true;
 }
 
@@ -159,13 +163,15 @@ bool bench_thread_abandon(struct bench_thread *t)
 bool bench_thread_row(const struct bench_thread *t, struct rt_row *row,
 		      struct bench_window *win)
 {
-	struct rt_counters d;
+	struct rt_counters d = { 0 };
 
-	rt_counters_delta(&t->end, &t->start, &d);
+	if (!t->unopened)
+		rt_counters_delta(&t->end, &t->start, &d);
 	*row = (struct rt_row){ d.vol, d.nonvol, d.migrations,
 				atomic_load_explicit(&t->iterations, memory_order_relaxed) };
 	if (win)
-		*win = (struct bench_window){ t->tid, t->win_start, t->win_end, d.migrations,
-					      t->affinity, t->affinity_known };
-	return d.have_migrations;
+		*win = (struct bench_window){ t->tid, t->unopened ? t->win_end : t->win_start,
+					      t->win_end, d.migrations, t->affinity,
+					      t->affinity_known };
+	return t->unopened || d.have_migrations;
 }

@@ -56,8 +56,10 @@ struct bench_thread {
 	bool affinity_known;
 	atomic_bool waiting;		/* in a barrier (or a lock the program marks) */
 	atomic_bool end_claimed;	/* its end is being read: by itself, or by main */
+	atomic_bool opened;		/* its window is open: its start counters are read */
 	atomic_bool finished;		/* its end counters are read */
 	bool abandoned;			/* main read its end: it ran on past the grace */
+	bool unopened;			/* abandoned before its window opened: no row */
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
 };
