@@ -36,12 +36,15 @@ static struct runner {
 	struct bench_threads desc;	/* the benchmark's description, kept */
 	const struct bench_threads *set;	/* &desc */
 	size_t nr;
-	/* the gate: each thread arrives (ready), then all start at once */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	size_t ready;
-	int open;			/* 1: go on, -1: the run is called off */
-	pthread_barrier_t start;
+	/*
+	 * The gate: each thread has its tid (ready), then all start at once.
+	 * Barriers, not a mutex and a condition: ThreadSanitizer's runtime
+	 * locks spin, and threads of several SCHED_FIFO priorities waking
+	 * together on one CPU onto a mutex spun for ever above the one that
+	 * held its lock.
+	 */
+	pthread_barrier_t ready, start;
+	atomic_bool off;		/* the run is called off: out of the gate, no body */
 	sem_t done;			/* posted by each thread as it ends, and by the watcher */
 	atomic_bool stop;		/* the threads leave at their next step */
 	struct bench_watcher watcher;
@@ -63,28 +66,20 @@ static void name_of(size_t i, char *buf, size_t len)
 /* A thread at the gate: Returns 0 to go on into the run, -ECANCELED when it is called off. */
 static int arrive(struct bench_thread *t)
 {
-	int open;
+	int ret = bench_thread_wait(t, &R.ready);
 
-	atomic_store_explicit(&t->waiting, true, memory_order_relaxed);
-	pthread_mutex_lock(&R.lock);
-	R.ready++;
-	pthread_cond_broadcast(&R.cond);
-	while (!R.open)
-		pthread_cond_wait(&R.cond, &R.lock);
-	open = R.open;
-	pthread_mutex_unlock(&R.lock);
-	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
-	if (open < 0)
-		return -ECANCELED;
-	return bench_thread_wait(t, &R.start);
+	if (!ret)
+		ret = bench_thread_wait(t, &R.start);
+	return !ret && atomic_load(&R.off) ? -ECANCELED : ret;
 }
 
-static void open_gate(int how)
+/* A place at the gate for a thread that could not be created, when the run is called off. */
+static void *filler(void *arg)
 {
-	pthread_mutex_lock(&R.lock);
-	R.open = how;
-	pthread_cond_broadcast(&R.cond);
-	pthread_mutex_unlock(&R.lock);
+	(void)arg;
+	rt_barrier_wait(&R.ready);
+	rt_barrier_wait(&R.start);
+	return NULL;
 }
 
 /* A benchmark thread: the shared lifecycle around the benchmark's body. */
@@ -107,9 +102,7 @@ static int init(const struct bench_threads *set, size_t nr)
 	int ret;
 
 	R = (struct runner){ .desc = *set, .set = &R.desc, .nr = nr };
-	ret = -pthread_mutex_init(&R.lock, NULL);
-	if (!ret)
-		ret = -pthread_cond_init(&R.cond, NULL);
+	ret = rt_barrier_init(&R.ready, (unsigned int)nr + 1);
 	if (!ret)
 		ret = rt_barrier_init(&R.start, (unsigned int)nr + 1);
 	if (!ret && sem_init(&R.done, 0, 0))
@@ -120,9 +113,8 @@ static int init(const struct bench_threads *set, size_t nr)
 static void destroy(void)
 {
 	sem_destroy(&R.done);
+	rt_barrier_destroy(&R.ready);
 	rt_barrier_destroy(&R.start);
-	pthread_cond_destroy(&R.cond);
-	pthread_mutex_destroy(&R.lock);
 }
 
 /* Thread @t at its priority, on its CPU or the benchmark's, signals blocked. */
@@ -160,14 +152,43 @@ static int create(const struct bench *b, struct bench_thread *t, char *err, size
 	return ret;
 }
 
-/* Call the run off: the threads created let out of the gate, without their bodies, and joined. */
-static void call_off(size_t created)
+/*
+ * Call the run off: the @created threads let out of the gate, without their
+ * bodies, and joined; the places of those not created filled by SCHED_OTHER
+ * threads that only pass it. When a filler cannot be created either, the
+ * threads are left at the gate until the process exits. @ready: the
+ * coordinator passed the ready barrier already.
+ */
+static void call_off(size_t created, bool ready)
 {
-	size_t i;
+	size_t nfill = R.nr - created, i;
+	pthread_t *fill = calloc(nfill + 1, sizeof(*fill));
+	pthread_attr_t attr;
+	sigset_t old;
+	int ret;
 
-	open_gate(-1);
+	atomic_store(&R.off, true);
+	ret = fill ? -pthread_attr_init(&attr) : -ENOMEM;
+	if (!ret)
+		ret = rt_sched_attr_other(&attr);
+	bench_signals_block(&old);
+	for (i = 0; !ret && i < nfill; i++)
+		ret = -pthread_create(&fill[i], &attr, filler, NULL);
+	bench_signals_restore(&old);
+	if (fill)
+		pthread_attr_destroy(&attr);
+	if (ret) {
+		free(fill);
+		return;
+	}
+	if (!ready)
+		rt_barrier_wait(&R.ready);
+	rt_barrier_wait(&R.start);
 	for (i = 0; i < created; i++)
 		pthread_join(nth(i)->thread, NULL);
+	for (i = 0; i < nfill; i++)
+		pthread_join(fill[i], NULL);
+	free(fill);
 	destroy();
 }
 
@@ -190,14 +211,15 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 	}
 	if (ret) {
 		out->denied = ret == -EPERM;
-		call_off(i - 1);
+		call_off(i - 1, false);
 		return ret;
 	}
 	out->mlock_err = mlockall(MCL_CURRENT) ? errno : 0;
-	pthread_mutex_lock(&R.lock);
-	while (R.ready < R.nr)
-		pthread_cond_wait(&R.cond, &R.lock);
-	pthread_mutex_unlock(&R.lock);
+	ret = rt_barrier_wait(&R.ready);
+	if (ret) {
+		snprintf(err, len, "the gate: %s", strerror(-ret));
+		return ret;
+	}
 	if (b->tracer) {
 		tids = calloc(R.nr, sizeof(*tids));
 		ret = -ENOMEM;
@@ -209,11 +231,10 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 		free(tids);
 		if (ret) {
 			snprintf(err, len, "starting the trace: %s", strerror(-ret));
-			call_off(R.nr);
+			call_off(R.nr, true);
 			return ret;
 		}
 	}
-	open_gate(1);
 	ret = rt_barrier_wait(&R.start);
 	if (ret) {
 		snprintf(err, len, "start barrier: %s", strerror(-ret));
