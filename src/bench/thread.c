@@ -149,8 +149,10 @@ bool bench_thread_abandon(struct bench_thread *t)
 	t->end_ns = t->win_end = rt_now_ns(CLOCK_MONOTONIC);
 	/* its start, published by the thread when its window opened: else none to read */
 	t->unopened = !atomic_load(&t->opened);
-	if (t->unopened || rt_procstat_read("/proc", t->tid, &t->end))
-		t->end = t->unopened ? (struct rt_counters){ 0 } : t->start;
+	if (t->unopened)
+		memset(&t->end, 0, sizeof(t->end));
+	else if (rt_procstat_read("/proc", t->tid, &t->end))
+		t->end = t->start;
 	return true;
 }
 
