@@ -4,18 +4,14 @@
  * its end.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-#include "signals.h"
 #include "thread.h"
 #include "rt_clock.h"
 #include "rt_sched.h"
 #include "rt_sync.h"
-#include "rt_tracer.h"
 #include "rt_work.h"
 
 #define PROCSTAT_WHAT "reading /proc/self/task/TID/{status,sched}"
@@ -117,13 +113,12 @@ void bench_thread_end(struct bench_thread *t)
 
 /*
  * The thread's last step: finished, told to the coordinator through @done
- * (when not NULL) while still above the CPUs' other work, then out of SCHED_FIFO.
+ * while still above the CPUs' other work, then out of SCHED_FIFO.
  */
 void bench_thread_exit(struct bench_thread *t, sem_t *done)
 {
 	atomic_store(&t->finished, true);
-	if (done)
-		sem_post(done);
+	sem_post(done);
 	rt_sched_leave();
 }
 

@@ -114,8 +114,7 @@ struct mig_run *mig_the_run(void);
 
 /* watch.c: what the watchdog makes of a stuck run */
 int64_t mig_stall_ns(const struct mig_cfg *cfg);
-int mig_pick_stuck(const struct mig_run *run);
-size_t mig_pick(void *run);
+size_t mig_pick_stuck(void *run);
 int mig_stalled(void *run, size_t i, int64_t for_ns, char *err, size_t len);
 void mig_late(void *run, size_t i, int64_t since_ns, char *err, size_t len);
 

@@ -152,7 +152,7 @@ int mig_prepare(const struct mig_cfg *cfg, const struct rt_work *work, struct be
 		.limit_ns = cfg->mode->worst_case_ns(cfg) + WATCHDOG_GRACE_NS,
 		.signal_grace_ns = SIGNAL_GRACE_NS,
 		.watch = BENCH_WATCH_THREAD, .stall_ns = mig_stall_ns(cfg),
-		.stalled = mig_stalled, .late = mig_late, .pick = mig_pick,
+		.stalled = mig_stalled, .late = mig_late, .pick = mig_pick_stuck,
 	};
 	return 0;
 }

@@ -28,10 +28,11 @@ int64_t mig_stall_ns(const struct mig_cfg *cfg)
 /**
  * mig_pick_stuck - the thread the others wait for: an unfinished one holding
  * a lock and not waiting itself, else one not waiting, else the first
- * unfinished
+ * unfinished (the run's bench_threads.pick)
  */
-int mig_pick_stuck(const struct mig_run *run)
+size_t mig_pick_stuck(void *ctx)
 {
+	const struct mig_run *run = ctx;
 	int pass, i;
 
 	for (pass = 0; pass < 3; pass++) {
@@ -44,15 +45,10 @@ int mig_pick_stuck(const struct mig_run *run)
 				continue;
 			if (pass == 0 && !atomic_load(&t->holds))
 				continue;
-			return i;
+			return (size_t)i;
 		}
 	}
 	return 0;
-}
-
-size_t mig_pick(void *run)
-{
-	return (size_t)mig_pick_stuck(run);
 }
 
 /* The watchdog saw no lock step for @for_ns: thread @i, the one the others wait for, in @err. */
