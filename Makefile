@@ -52,7 +52,7 @@ ifneq ($(CI),)
 WARNINGS += -Werror
 endif
 
-override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/bench \
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/trace -Isrc/bench \
 	-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -MMD -MP
 override LDLIBS += $(DEP_LIBS) -pthread -lm
 
@@ -64,6 +64,9 @@ endif
 
 LIB := src/lib/librtsched.a
 LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
+# the trace analysis, a layer on the library: recording, reading, walking, saying
+TRACE_LIB := src/trace/librtsched-trace.a
+TRACE_OBJS := $(patsubst %.c,%.o,$(wildcard src/trace/*.c))
 SKELETON_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c src/bench/*.c))
 MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
 PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
@@ -103,13 +106,15 @@ deps:
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
+$(TRACE_LIB): $(TRACE_OBJS)
+$(LIB) $(TRACE_LIB):
 	@$(if $(Q),echo "  AR      $@";)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(LIB)
-pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(LIB)
-spin: $(SPIN_OBJS) $(SKELETON_OBJS) $(LIB)
-analyse: $(ANALYSE_OBJS) $(SKELETON_OBJS) $(LIB)
+migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+spin: $(SPIN_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+analyse: $(ANALYSE_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
 $(PROGRAMS):
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -120,9 +125,9 @@ $(PROGRAMS):
 # not load) and getaddrinfo (libnuma's unused network affinity) are harmless.
 static: check-deps $(STATIC_PROGRAMS)
 
-static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
-static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
-static/spin: $(SPIN_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(LIB)
+static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(TRACE_LIB) $(LIB)
+static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(TRACE_LIB) $(LIB)
+static/spin: $(SPIN_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(TRACE_LIB) $(LIB)
 $(STATIC_PROGRAMS):
 	@mkdir -p static
 	@$(if $(Q),echo "  LD      $@ (static)";)
@@ -137,27 +142,29 @@ $(STATIC_PROGRAMS):
 reproduce: deps static
 	$(Q)scripts/reproduce
 
-# A unit test links the library; those of a layer above it link that layer
-# too: the skeleton (src/cli, src/bench) and a program without its main().
+# A unit test links the library and the trace layer; those of a layer above
+# them link that layer too: the skeleton (src/cli, src/bench) and a program
+# without its main().
 tests/unit/test_migrate: $(filter-out src/migrate/main.o,$(MIGRATE_OBJS)) $(SKELETON_OBJS)
 tests/unit/test_pi_stress: $(filter-out src/pi_stress/main.o,$(PI_STRESS_OBJS)) $(SKELETON_OBJS)
 tests/unit/test_driver: $(SKELETON_OBJS)
-tests/unit/test_%: tests/unit/test_%.c $(LIB)
+tests/unit/test_%: tests/unit/test_%.c $(TRACE_LIB) $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -Isrc/migrate -Isrc/pi_stress $(LDFLAGS) -o $@ \
-		$< $(filter %.o,$^) $(LIB) $(LDLIBS)
+		$< $(filter %.o,$^) $(TRACE_LIB) $(LIB) $(LDLIBS)
 
 # The fuzz harnesses as plain programs over the kept inputs (make check), and
 # with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer (make fuzz).
-tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TRACE_LIB) $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+		$(TRACE_LIB) $(LIB) $(LDLIBS)
 
-tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/lib/*.c)
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/lib/*.c src/trace/*.c)
 	@$(if $(Q),echo "  FUZZ    $@";)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-std=gnu11 -D_GNU_SOURCE -Isrc/lib -Itests/fuzz -DRT_VERSION='"$(VERSION)"' \
-		$(DEP_CFLAGS) -o $@ $< $(wildcard src/lib/*.c) $(DEP_LIBS) -lm
+		-std=gnu11 -D_GNU_SOURCE -Isrc/lib -Isrc/trace -Itests/fuzz -DRT_VERSION='"$(VERSION)"' \
+		$(DEP_CFLAGS) -o $@ $< $(wildcard src/lib/*.c src/trace/*.c) $(DEP_LIBS) -lm
 
 # Each harness for FUZZ_SECONDS, from its seeds and kept inputs; a crash
 # leaves its input in tests/fuzz/ as crash-*: fix it, then keep the input
@@ -173,9 +180,9 @@ fuzz: check-deps
 		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
 	done
 
-tests/bench/bench: tests/bench/bench.c $(LIB)
+tests/bench/bench: tests/bench/bench.c $(TRACE_LIB) $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TRACE_LIB) $(LIB) $(LDLIBS)
 
 # The two commands of the README: set up what is missing, then build and use.
 run: deps
@@ -188,7 +195,7 @@ run: deps
 # everything else sanitized, and neither make check nor the make install of
 # its tests (which inherits their CFLAGS through MAKEFLAGS) links them again.
 CHECK_STATIC := static
-SAN_STATIC = $(MAKE) --no-print-directory static && rm -f $(LIB) src/*/*.o src/*/*.d
+SAN_STATIC = $(MAKE) --no-print-directory static && rm -f $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(CHECK_STATIC) $(UNIT_TESTS) $(FUZZ_REPLAY)
@@ -225,10 +232,10 @@ check-tsan: deps
 # Static analysis: cppcheck, and GCC's -fanalyzer over every source.
 analyze: check-deps
 	cppcheck --quiet --error-exitcode=1 --inline-suppr --enable=warning,performance,portability \
-		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli -Isrc/bench \
+		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli -Isrc/trace -Isrc/bench \
 		--suppress=missingIncludeSystem src tests/unit tests/bench tests/fuzz
 	$(Q)for f in src/*/*.c; do \
-		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/bench \
+		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/trace -Isrc/bench \
 			-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -O1 -c -o /dev/null $$f || exit 1; \
 	done; echo "analyze: cppcheck and gcc -fanalyzer found nothing"
 
@@ -304,7 +311,7 @@ check-lava: all
 	$(Q)scripts/check-lava
 
 clean:
-	rm -f $(PROGRAMS) $(LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \
+	rm -f $(PROGRAMS) $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \
 		tests/bench/bench tests/bench/*.d tests/fuzz/replay_* tests/fuzz/fuzz_? tests/fuzz/*.d \
 		$(patsubst %,tests/fuzz/fuzz_%,$(FUZZERS))
 	rm -rf tests/out static

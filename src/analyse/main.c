@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "cli.h"
-#include "output.h"
 #include "result.h"
 #include "rt_clock.h"
-#include "rt_tracedat.h"
-#include "trace.h"
+#include "source.h"
+#include "window.h"
 
 #define ANALYSIS_SCHEMA "rtsched-analysis/1"
 #define MAX_PIDS 4096
@@ -222,7 +222,7 @@ struct task {
 };
 
 struct survey {
-	struct rt_tracedat_window *win;
+	struct trace_window_mark *win;
 	size_t nwin, capwin;
 	enum rt_bw_regime regime;	/* what an rtsched run's marker says */
 	unsigned long long limit_ns;
@@ -285,20 +285,20 @@ static int survey_event(const struct rt_sev *e, void *ctx)
 static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void *ctx)
 {
 	struct survey *s = ctx;
-	struct rt_tracedat_window w;
+	struct trace_window_mark w;
 
 	(void)ts;
 	(void)cpu;
 	(void)pid;
-	if (!rt_tracedat_regime(text, &s->regime, &s->limit_ns)) {
+	if (!trace_regime_read(text, &s->regime, &s->limit_ns)) {
 		s->have_regime = true;
 		return 0;
 	}
-	if (rt_tracedat_window(text, &w) || w.run < 0 || w.row > 65536)
+	if (trace_window_read(text, &w) || w.run < 0 || w.row > 65536)
 		return 0;
 	if (s->nwin == s->capwin) {
 		size_t cap = s->capwin ? 2 * s->capwin : 64;
-		struct rt_tracedat_window *n = realloc(s->win, cap * sizeof(*n));
+		struct trace_window_mark *n = realloc(s->win, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
@@ -311,9 +311,9 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 
 /* The tables' rows: per run, its threads' windows. */
 struct rows {
-	struct bench_trace_span *spans;
-	struct bench_window *windows;	/* nruns x n */
-	struct bench_trace_run *runs;
+	struct trace_span *spans;
+	struct trace_window *windows;	/* nruns x n */
+	struct trace_run *runs;
 	size_t nruns, n;
 	bool have_proc;
 	const char *how;		/* how the rows were chosen, for the header */
@@ -345,16 +345,14 @@ static void rows_of_markers(const struct config *cfg, const struct survey *s, st
 			cfg->file, s->nwin, rw->nruns, rw->n);
 	alloc_rows(rw);
 	for (i = 0; i < s->nwin; i++) {
-		const struct rt_tracedat_window *w = &s->win[i];
+		const struct trace_window_mark *m = &s->win[i];
 
-		rw->windows[(size_t)w->run * rw->n + w->row] = (struct bench_window){
-			w->tid, w->start, w->end, w->proc_migrations, w->affinity,
-			w->affinity_known };
+		rw->windows[(size_t)m->run * rw->n + m->row] = m->w;
 	}
 	for (r = 0; r < rw->nruns; r++) {
-		struct bench_window *w = &rw->windows[r * rw->n];
+		struct trace_window *w = &rw->windows[r * rw->n];
 
-		rw->spans[r] = (struct bench_trace_span){ .threads = w, .start_ns = w[0].start,
+		rw->spans[r] = (struct trace_span){ .threads = w, .start_ns = w[0].start,
 							  .end_ns = w[0].end, .out = &rw->runs[r] };
 		for (i = 0; i < rw->n; i++) {
 			if (!w[i].tid)
@@ -370,7 +368,7 @@ static void rows_of_markers(const struct config *cfg, const struct survey *s, st
 	rw->how = "the run's window markers";
 }
 
-static bool chosen(const struct config *cfg, struct rt_tracedat *d, const struct task *t)
+static bool chosen(const struct config *cfg, struct trace_source *d, const struct task *t)
 {
 	const char *comm;
 	size_t i;
@@ -383,7 +381,7 @@ static bool chosen(const struct config *cfg, struct rt_tracedat *d, const struct
 	if (cfg->prio_lo && (t->prio >= RT_PRIO_RT_MAX || 99 - t->prio < cfg->prio_lo ||
 			     99 - t->prio > cfg->prio_hi))
 		return false;
-	comm = rt_tracedat_comm(d, t->pid);
+	comm = trace_source_comm(d, t->pid);
 	return !cfg->name || (comm && !fnmatch(cfg->name, comm, 0));
 }
 
@@ -398,7 +396,7 @@ static int by_prio(const void *a, const void *b)
 }
 
 /* Any trace: the chosen tasks, over the whole of it. */
-static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
+static void rows_of_choice(const struct config *cfg, struct trace_source *d,
 			   const struct survey *s, struct rows *rw, struct task **picked)
 {
 	struct task *p = calloc(s->ntasks + 1, sizeof(*p));
@@ -419,12 +417,12 @@ static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
 	rw->n = n;
 	alloc_rows(rw);
 	for (i = 0; i < n; i++)
-		rw->windows[i] = (struct bench_window){ .tid = p[i].pid,
+		rw->windows[i] = (struct trace_window){ .tid = p[i].pid,
 							.start = (int64_t)s->first,
 							.end = (int64_t)s->last,
 							.affinity = cfg->affinity,
 							.affinity_known = cfg->have_affinity };
-	rw->spans[0] = (struct bench_trace_span){ .threads = rw->windows,
+	rw->spans[0] = (struct trace_span){ .threads = rw->windows,
 						  .start_ns = (int64_t)s->first,
 						  .end_ns = (int64_t)s->last, .out = &rw->runs[0] };
 	rw->have_proc = false;
@@ -432,29 +430,36 @@ static void rows_of_choice(const struct config *cfg, struct rt_tracedat *d,
 	*picked = p;
 }
 
-static void survey_file(const struct config *cfg, struct survey *s, char **buffer)
+/* The file's buffer as a source, or exit 2 (a file that is not a trace.dat) or 3. */
+static struct trace_source *open_file(const struct config *cfg, const char *buffer)
 {
-	static const struct rt_tracedat_ops ops = { .event = survey_event,
-						    .marker = survey_marker };
-	struct rt_tracedat *d;
+	struct trace_source *d;
 	char err[512];
 	int ret;
 
-	ret = rt_tracedat_open(&d, cfg->file, cfg->buffer, err, sizeof(err));
+	ret = trace_source_file(&d, cfg->file, buffer, err, sizeof(err));
 	if (ret)
 		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s", err);
-	ret = rt_tracedat_walk(d, &ops, s);
+	return d;
+}
+
+/* The first pass, over the source returned (kept for the tasks' names). */
+static struct trace_source *survey_file(const struct config *cfg, struct survey *s)
+{
+	static const struct trace_walk_ops ops = { .event = survey_event,
+						   .marker = survey_marker };
+	struct trace_source *d = open_file(cfg, cfg->buffer);
+	char err[512];
+	int ret;
+
+	ret = trace_source_walk(d, &ops, s, err, sizeof(err));
 	if (ret)
-		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s: reading its events: %s",
-			cfg->file, strerror(-ret));
-	*buffer = strdup(rt_tracedat_buffer(d));
-	if (!*buffer)
-		cli_die(EXIT_SYSCALL, "out of memory");
-	rt_tracedat_close(d);
+		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s", err);
+	return d;
 }
 
 static void print_header(const struct config *cfg, const char *buffer, const struct survey *s,
-			 const struct rows *rw, const struct task *picked, struct rt_tracedat *d)
+			 const struct rows *rw, const struct task *picked, struct trace_source *d)
 {
 	size_t i;
 
@@ -469,7 +474,7 @@ static void print_header(const struct config *cfg, const char *buffer, const str
 	printf("%zu task%s from %s, over the whole trace:\n", rw->n, rw->n > 1 ? "s" : "",
 	       rw->how);
 	for (i = 0; i < rw->n; i++) {
-		const char *comm = rt_tracedat_comm(d, picked[i].pid);
+		const char *comm = trace_source_comm(d, picked[i].pid);
 
 		printf("%10zu: pid %d %s", i, (int)picked[i].pid, comm ? comm : "<unknown>");
 		if (picked[i].prio < RT_PRIO_RT_MAX)
@@ -480,7 +485,7 @@ static void print_header(const struct config *cfg, const char *buffer, const str
 }
 
 static void write_json(const struct config *cfg, struct bench_result *res, const char *buffer,
-		       const struct rows *rw, const struct task *picked, struct rt_tracedat *d,
+		       const struct rows *rw, const struct task *picked, struct trace_source *d,
 		       int argc, char **argv)
 {
 	struct rt_json *j = bench_result_json(res);
@@ -502,7 +507,7 @@ static void write_json(const struct config *cfg, struct bench_result *res, const
 	rt_json_str(j, "rows_from", picked ? "choice" : "markers");
 	rt_json_array(j, "tasks");
 	for (i = 0; picked && i < rw->n; i++) {
-		const char *comm = rt_tracedat_comm(d, picked[i].pid);
+		const char *comm = trace_source_comm(d, picked[i].pid);
 
 		rt_json_object(j, NULL);
 		rt_json_uint(j, "task", i);
@@ -519,7 +524,7 @@ static void write_json(const struct config *cfg, struct bench_result *res, const
 	rt_json_array(j, "runs");
 	for (i = 0; i < rw->nruns; i++) {
 		rt_json_object(j, NULL);
-		bench_trace_json(j, &rw->runs[i]);
+		trace_json(j, &rw->runs[i]);
 		rt_json_end(j);
 	}
 	rt_json_end(j);
@@ -532,10 +537,11 @@ int main(int argc, char **argv)
 	struct survey s = { 0 };
 	struct rows rw = { 0 };
 	struct bench_result *res = NULL;
-	const struct bench_trace_run **runs;
+	const struct trace_run **runs;
 	struct task *picked = NULL;
-	struct rt_tracedat *d;
-	char *buffer, err[512];
+	struct trace_source *d, *src;
+	const char *buffer;
+	char err[512];
 	int64_t t0;
 	size_t r;
 	int ret;
@@ -545,11 +551,9 @@ int main(int argc, char **argv)
 	if (cfg.json)
 		res = bench_result_open(cfg.json);
 	t0 = rt_now_ns(CLOCK_MONOTONIC);
-	survey_file(&cfg, &s, &buffer);
-	/* names and priorities for the choice and the header */
-	ret = rt_tracedat_open(&d, cfg.file, buffer, err, sizeof(err));
-	if (ret)
-		cli_die(EXIT_USAGE, "%s", err);
+	/* kept open for the names of the choice, the header and the JSON */
+	d = survey_file(&cfg, &s);
+	buffer = trace_source_buffer(d);
 	if (!cfg.npids && !cfg.name && !cfg.prio_lo) {
 		if (!s.nwin)
 			cli_die(EXIT_USAGE, "%s has no rtsched window markers (it is not a run's "
@@ -567,9 +571,12 @@ int main(int argc, char **argv)
 				       s.have_regime ? s.limit_ns : 0;
 	}
 	if (cfg.events)
-		bench_trace_text_header(stdout);
-	ret = bench_trace_analyse_file(cfg.file, buffer, rw.spans, rw.nruns, rw.n, rw.have_proc,
-				       cfg.events ? stdout : NULL, err, sizeof(err));
+		trace_text_header(stdout);
+	/* the second pass, over the buffer the first one read */
+	src = open_file(&cfg, buffer);
+	ret = trace_analyse(src, rw.spans, rw.nruns, rw.n, rw.have_proc,
+			    cfg.events ? stdout : NULL, err, sizeof(err));
+	trace_source_close(src);
 	if (ret)
 		cli_die(ret == -ENOMEM ? EXIT_SYSCALL : EXIT_USAGE, "%s", err);
 	rw.runs[0].analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
@@ -581,19 +588,18 @@ int main(int argc, char **argv)
 			cli_die(EXIT_SYSCALL, "out of memory");
 		for (r = 0; r < rw.nruns; r++)
 			runs[r] = &rw.runs[r];
-		bench_trace_print(runs, rw.nruns);
+		trace_print(runs, rw.nruns);
 		free(runs);
 	}
 	write_json(&cfg, res, buffer, &rw, picked, d, argc, argv);
 	for (r = 0; r < rw.nruns; r++)
-		bench_trace_free(&rw.runs[r]);
-	rt_tracedat_close(d);
+		trace_run_free(&rw.runs[r]);
+	trace_source_close(d);
 	free(rw.spans);
 	free(rw.windows);
 	free(rw.runs);
 	free(picked);
 	free(s.tasks);
 	free(s.win);
-	free(buffer);
 	cli_exit(EXIT_RAN);
 }

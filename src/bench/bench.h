@@ -60,8 +60,8 @@ struct bench_params {
 /* What one run left, kept after its threads are gone. */
 struct bench_run {
 	struct rt_row *rows;		/* one per benchmark thread, in table order */
-	struct bench_window *windows;	/* the same, for the trace and its markers */
-	struct bench_trace_run trace;	/* what the trace says of it */
+	struct trace_window *windows;	/* the same, for the trace and its markers */
+	struct trace_run trace;	/* what the trace says of it */
 	int64_t duration_ns;		/* the measured time asked for, or 0 (passes) */
 	int64_t start_ns;		/* the gate opened, CLOCK_MONOTONIC */
 	int64_t end_ns;			/* the last thread stopped */
@@ -85,13 +85,13 @@ struct bench {
 	const struct rt_stop *stop;	/* a signal's request to stop, for the runs */
 	struct bench_sys sys;		/* the kernel's and the machine's settings */
 	struct rt_work work;		/* the calibrated busy loop */
-	struct rt_tracer *tracer;	/* --trace, or NULL */
+	struct trace_recording *trace;	/* --trace, or NULL */
 	struct bench_run *runs;		/* params->common.repeat of them */
 	int asked;			/* the runs asked for (-r) */
 	int done;			/* the runs made: fewer when a signal ended the repeats */
 	int whole;			/* of them, the whole ones: what the statistics cover */
 	struct rt_row *rows;		/* their rows, run after run: one table for the summary */
-	struct bench_window *windows;	/* their windows (--trace) */
+	struct trace_window *windows;	/* their windows (--trace) */
 	char *own;			/* their own results */
 	struct rt_summary sum;		/* over the whole runs */
 	bool passed;			/* the program's checks held (ops->report) */

@@ -16,6 +16,7 @@
 #include "rt_cpus.h"
 #include "rt_sched.h"
 #include "rt_tracemark.h"
+#include "source.h"
 
 
 /**
@@ -202,8 +203,8 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 		if (ops->json_run_head)
 			ops->json_run_head(j, b, r);
 		bench_json_rows(j, r->rows, p->nr_threads);
-		if (b->tracer)
-			bench_trace_json(j, &r->trace);
+		if (b->trace)
+			trace_json(j, &r->trace);
 		if (i >= b->whole)
 			rt_json_bool(j, "partial", true);
 		if (ops->json_run_tail)
@@ -271,8 +272,8 @@ static void free_runs(struct bench *b)
 {
 	int i;
 
-	for (i = 0; b->tracer && i < b->params->common.repeat; i++)
-		bench_trace_free(&b->runs[i].trace);
+	for (i = 0; b->trace && i < b->params->common.repeat; i++)
+		trace_run_free(&b->runs[i].trace);
 	free(b->rows);
 	free(b->windows);
 	free(b->own);
@@ -280,9 +281,9 @@ static void free_runs(struct bench *b)
 }
 
 /* Run @run's span in the trace: its threads' windows, as an analysis of the file alone sees it. */
-static struct bench_trace_span span_of(const struct bench *b, struct bench_run *run)
+static struct trace_span span_of(const struct bench *b, struct bench_run *run)
 {
-	struct bench_trace_span span = { .threads = run->windows, .out = &run->trace,
+	struct trace_span span = { .threads = run->windows, .out = &run->trace,
 					 .start_ns = run->windows[0].start,
 					 .end_ns = run->windows[0].end,
 					 .regime = b->sys.bw.regime,
@@ -315,7 +316,7 @@ static void trace_status(int ret, const char *err)
 /* The trace.dat of every run, cut by run (the static programs analysed each as it ended). */
 static void analyse_trace(struct bench *b, size_t nruns)
 {
-	struct bench_trace_span *spans = calloc(nruns, sizeof(*spans));
+	struct trace_span *spans = calloc(nruns, sizeof(*spans));
 	char err[512];
 	size_t r;
 	int ret;
@@ -324,7 +325,7 @@ static void analyse_trace(struct bench *b, size_t nruns)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	for (r = 0; r < nruns; r++)
 		spans[r] = span_of(b, &b->runs[r]);
-	ret = bench_trace_finish(b->tracer, spans, nruns, b->params->nr_threads, err, sizeof(err));
+	ret = bench_trace_finish(b->trace, spans, nruns, b->params->nr_threads, err, sizeof(err));
 	free(spans);
 	if (ret)
 		cli_die(EXIT_SYSCALL, "%s", err);
@@ -379,12 +380,12 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", run, err);
 		r->startup_ns = r->start_ns - (i ? b->runs[i - 1].end_ns : main_start);
-		bench_trace_mark_windows(b->tracer, i, r->windows, n, b->sys.bw.regime,
-					 (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw));
-		if (b->tracer) {
-			struct bench_trace_span span = span_of(b, r);
+		trace_recording_mark(b->trace, i, r->windows, n, b->sys.bw.regime,
+				     (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw));
+		if (b->trace) {
+			struct trace_span span = span_of(b, r);
 
-			trace_status(bench_trace_run_done(b->tracer, &span, n, err,
+			trace_status(bench_trace_run_done(b->trace, &span, n, err,
 							  sizeof(err)), err);
 		}
 		/* an unlocked run is still a run: say what it may have cost */
@@ -398,21 +399,21 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		}
 	}
 	runs_done(b, repeat, b->runs[repeat - 1].cut_short);
-	if (b->tracer)
+	if (b->trace)
 		analyse_trace(b, (size_t)repeat);
 }
 
 /* The trace's tables, over every run. */
 static void print_trace(const struct bench *b)
 {
-	const struct bench_trace_run **runs = calloc((size_t)b->done, sizeof(*runs));
+	const struct trace_run **runs = calloc((size_t)b->done, sizeof(*runs));
 	int i;
 
 	if (!runs)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	for (i = 0; i < b->done; i++)
 		runs[i] = &b->runs[i].trace;
-	bench_trace_print(runs, (size_t)b->done);
+	trace_print(runs, (size_t)b->done);
 	free(runs);
 }
 
@@ -458,9 +459,10 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	if (b.params->common.trace) {
 		/* the static programs' buffer holds a whole run: they read it after the run */
 		kb = b.params->common.trace_buffer_kb ? b.params->common.trace_buffer_kb :
-		     bench_trace_live() ? b.params->trace_run_kb : b.params->trace_buffer_kb;
+		     !trace_source_file_supported() ? b.params->trace_run_kb :
+		     b.params->trace_buffer_kb;
 		/* closed at exit, after the driver's last step */
-		ret = bench_trace_open(&b.tracer, (size_t)kb, b.params->cpus, err, sizeof(err));
+		ret = bench_trace_open(&b.trace, (size_t)kb, b.params->cpus, err, sizeof(err));
 		trace_status(ret, err);
 	}
 	/*
@@ -468,7 +470,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	 * instance's, --trace's trace.dat its instance's. Without tracefs
 	 * there is nothing to mark.
 	 */
-	rt_tracemark_open(b.tracer ? rt_tracer_name(b.tracer) : NULL);
+	rt_tracemark_open(b.trace ? trace_recording_instance(b.trace) : NULL);
 	alloc_runs(&b);
 	place_coordinator(&b, prio);
 	if (!b.params->common.quiet)
@@ -482,7 +484,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	print_partial(&b);
 	/* a failed write to stdout is said at the exit, once the files are written (cli_exit) */
 	fflush(stdout);
-	if (b.tracer)
+	if (b.trace)
 		print_trace(&b);
 	bench_trace_out_close();
 	rc = last->interrupted ? 128 + last->interrupted : b.passed ? EXIT_RAN : EXIT_CHECK;

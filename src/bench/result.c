@@ -381,18 +381,6 @@ static void json_stats(struct rt_json *j, const char *key, const struct rt_stats
 }
 
 /**
- * bench_json_hist - the fields count, median, p99 and max of @s, in the
- * object the caller opened
- */
-void bench_json_hist(struct rt_json *j, const struct rt_hist_sum *s)
-{
-	rt_json_uint(j, "count", s->count);
-	rt_json_uint(j, "median", s->median);
-	rt_json_uint(j, "p99", s->p99);
-	rt_json_uint(j, "max", s->max);
-}
-
-/**
  * bench_json_stats - @key: {n, mean, sd, min, max} of @v
  */
 void bench_json_stats(struct rt_json *j, const char *key, const double *v, size_t n)

@@ -34,8 +34,6 @@ void bench_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, co
 void bench_result_commit(struct bench_result *r, int return_code);
 void bench_json_rows(struct rt_json *j, const struct rt_row *rows, size_t n);
 void bench_json_summary(struct rt_json *j, const struct rt_summary *s);
-struct rt_hist_sum;
-void bench_json_hist(struct rt_json *j, const struct rt_hist_sum *s);
 void bench_json_stats(struct rt_json *j, const char *key, const double *v, size_t n);
 
 #endif

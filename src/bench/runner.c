@@ -18,7 +18,7 @@
 #include "rt_cpus.h"
 #include "rt_sched.h"
 #include "rt_sync.h"
-#include "rt_tracer.h"
+#include "record.h"
 
 /*
  * Small stacks: with mlockall() every stack page is resident, and the
@@ -220,13 +220,13 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 		snprintf(err, len, "the gate: %s", strerror(-ret));
 		return ret;
 	}
-	if (b->tracer) {
+	if (b->trace) {
 		tids = calloc(R.nr, sizeof(*tids));
 		ret = -ENOMEM;
 		if (tids) {
 			for (i = 0; i < R.nr; i++)
 				tids[i] = nth(i)->tid;
-			ret = rt_tracer_begin(b->tracer, tids, R.nr);
+			ret = trace_recording_begin(b->trace, tids, R.nr);
 		}
 		free(tids);
 		if (ret) {
@@ -431,8 +431,8 @@ int bench_threads_run(const struct bench *b, const struct bench_threads *set,
 	if (ret == -EINTR)
 		return ret;	/* asked to go at once: the threads, the watcher are left */
 	bench_watch_stop(&R.watcher, ret != -ETIMEDOUT);
-	if (b->tracer)
-		rt_tracer_stop(b->tracer);
+	if (b->trace)
+		trace_recording_pause(b->trace);
 	if (ret)
 		return ret;
 	if (out->interrupted) {

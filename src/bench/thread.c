@@ -158,7 +158,7 @@ bool bench_thread_abandon(struct bench_thread *t)
  * Returns whether the kernel counted its migrations (/proc/.../sched).
  */
 bool bench_thread_row(const struct bench_thread *t, struct rt_row *row,
-		      struct bench_window *win)
+		      struct trace_window *win)
 {
 	struct rt_counters d = { 0 };
 
@@ -167,7 +167,7 @@ bool bench_thread_row(const struct bench_thread *t, struct rt_row *row,
 	*row = (struct rt_row){ d.vol, d.nonvol, d.migrations,
 				atomic_load_explicit(&t->iterations, memory_order_relaxed) };
 	if (win)
-		*win = (struct bench_window){ t->tid, t->unopened ? t->win_end : t->win_start,
+		*win = (struct trace_window){ t->tid, t->unopened ? t->win_end : t->win_start,
 					      t->win_end, d.migrations, t->affinity,
 					      t->affinity_known };
 	return t->unopened || d.have_migrations;

@@ -17,17 +17,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "analysis.h"
 #include "rt_procstat.h"
 #include "rt_report.h"
-
-/* A thread's window for the trace analysis: its tid, its times, its /proc count. */
-struct bench_window {
-	pid_t tid;
-	int64_t start, end;		/* around its two counter readings, CLOCK_MONOTONIC */
-	uint64_t proc_migrations;	/* the table's migrated */
-	cpu_set_t affinity;		/* the CPUs it could run on, */
-	bool affinity_known;		/* when known (placement) */
-};
 
 /*
  * One benchmark thread: what the benchmark describes before the run (the
@@ -92,6 +84,6 @@ void bench_thread_end(struct bench_thread *t);
 void bench_thread_exit(struct bench_thread *t, sem_t *done);
 bool bench_thread_abandon(struct bench_thread *t);
 bool bench_thread_row(const struct bench_thread *t, struct rt_row *row,
-		      struct bench_window *win);
+		      struct trace_window *win);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rt_hist.h"
+#include "rt_json.h"
 
 static unsigned int bucket_of(uint64_t v)
 {
@@ -110,4 +111,16 @@ void rt_hist_summarise(const struct rt_hist *h, struct rt_hist_sum *s)
 	s->median = rt_hist_pct(h, 50);
 	s->p99 = rt_hist_pct(h, 99);
 	s->max = h->count ? h->max : 0;
+}
+
+/**
+ * rt_hist_json - the fields count, median, p99 and max of @s, in the JSON
+ * object the caller opened
+ */
+void rt_hist_json(struct rt_json *j, const struct rt_hist_sum *s)
+{
+	rt_json_uint(j, "count", s->count);
+	rt_json_uint(j, "median", s->median);
+	rt_json_uint(j, "p99", s->p99);
+	rt_json_uint(j, "max", s->max);
 }

@@ -36,4 +36,7 @@ uint64_t rt_hist_pct(const struct rt_hist *h, double p);
 void rt_hist_merge(struct rt_hist *into, const struct rt_hist *from);
 void rt_hist_summarise(const struct rt_hist *h, struct rt_hist_sum *s);
 
+struct rt_json;
+void rt_hist_json(struct rt_json *j, const struct rt_hist_sum *s);
+
 #endif

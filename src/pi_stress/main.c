@@ -345,7 +345,7 @@ static void json_run_tail(struct rt_json *j, const struct bench *b, const struct
 		rt_json_double(j, "seconds", gr->seconds);
 		rt_json_double(j, "per_second", rate(gr));
 		rt_json_object(j, "wait_ns");
-		bench_json_hist(j, &gr->wait);
+		rt_hist_json(j, &gr->wait);
 		rt_json_end(j);
 		rt_json_bool(j, "stalled", gr->stalled);
 		rt_json_bool(j, "unresolved", gr->unresolved);

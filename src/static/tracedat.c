@@ -1,53 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The statically linked programs' trace.dat reader: none. libtracecmd
+ * The statically linked programs' trace.dat source: none. libtracecmd
  * exists only as a shared library in Debian, and the static programs run
  * where nothing but the kernel is (a VM's initramfs, which has no trace-cmd
- * to record either): their --trace says so and exits 4 before the run.
+ * to record either): their --trace reads the live instance after each run
+ * (trace_source_live()), and --trace-out says it cannot be.
  */
 #include <errno.h>
 #include <stdio.h>
 
-#include "rt_tracedat.h"
+#include "source.h"
 
-bool rt_tracedat_available(void)
+bool trace_source_file_supported(void)
 {
 	return false;
 }
 
-int rt_tracedat_open(struct rt_tracedat **d, const char *path, const char *buffer, char *err,
-		     size_t len)
+int trace_source_file(struct trace_source **s, const char *path, const char *buffer, char *err,
+		      size_t len)
 {
 	(void)path;
 	(void)buffer;
-	*d = NULL;
+	*s = NULL;
 	snprintf(err, len, "this statically linked build cannot read a trace.dat (libtracecmd is "
-		 "a shared library): use the dynamically linked program to trace");
+		 "a shared library): use the dynamically linked program");
 	return -EOPNOTSUPP;
-}
-
-const char *rt_tracedat_buffer(const struct rt_tracedat *d)
-{
-	(void)d;
-	return "";
-}
-
-int rt_tracedat_walk(struct rt_tracedat *d, const struct rt_tracedat_ops *ops, void *ctx)
-{
-	(void)d;
-	(void)ops;
-	(void)ctx;
-	return -EOPNOTSUPP;
-}
-
-const char *rt_tracedat_comm(const struct rt_tracedat *d, pid_t pid)
-{
-	(void)d;
-	(void)pid;
-	return NULL;
-}
-
-void rt_tracedat_close(struct rt_tracedat *d)
-{
-	(void)d;
 }

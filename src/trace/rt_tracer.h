@@ -12,7 +12,7 @@
 /*
  * A tracefs instance of the benchmark's own for the scheduler's events of
  * its threads, on CLOCK_MONOTONIC; trace-cmd's recorder (rt_recorder.h)
- * streams it to a trace.dat, read with rt_tracedat.h.
+ * streams it to a trace.dat, read as a source of events (source.h).
  */
 
 /* A private tracefs instance: opaque (tracer.c). */

@@ -100,17 +100,16 @@ void rt_tracemark(const char *fmt, ...)
  */
 void rt_tracemark_all(const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
 
 	if (marker_fd < 0)
 		return;
 	va_start(ap, fmt);
+	va_copy(again, ap);
 	mark(marker_fd, fmt, ap);
-	va_end(ap);
-	if (top_fd < 0)
-		return;
-	va_start(ap, fmt);
-	mark(top_fd, fmt, ap);
+	if (top_fd >= 0)
+		mark(top_fd, fmt, again);
+	va_end(again);
 	va_end(ap);
 }
 

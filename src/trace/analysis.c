@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The analysis of a trace.dat, run by run: each run's threads within their
- * windows, fed the events of the run's span one at a time (rt_sched_walk),
- * and, when asked, the events written out in the rtsched-trace/1 text
- * format that scripts/plot --timeline draws.
+ * The analysis of a trace, run by run, from either source (source.h): each
+ * run's threads within their windows, fed the events of the run's span one
+ * at a time (rt_sched_walk), and, when asked, the events written out in the
+ * rtsched-trace/1 text format that scripts/plot --timeline draws.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_tracedat.h"
-#include "trace.h"
+#include "analysis.h"
+#include "source.h"
 
 #define PF_KTHREAD 0x00200000
 #define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64 bits */
@@ -32,16 +32,16 @@ static bool kthread_name(const char *comm)
 }
 
 /**
- * bench_trace_classify - who a preemptor was: a kernel thread or another task
- * @ctx: the struct rt_tracedat the pid comes from (its name there), or NULL
+ * trace_classify - who a preemptor was: a kernel thread or another task
+ * @ctx: the struct trace_source the pid comes from (its name there), or NULL
  *
  * Kernel threads have PF_KTHREAD in /proc/PID/stat's flags (the 9th field),
  * believed when /proc's task has the trace's name; a task that is gone (or
  * another by now) is told by its name.
  */
-enum rt_preemptor bench_trace_classify(pid_t pid, void *ctx)
+enum rt_preemptor trace_classify(pid_t pid, void *ctx)
 {
-	const char *comm = ctx ? rt_tracedat_comm(ctx, pid) : NULL;
+	const char *comm = ctx ? trace_source_comm(ctx, pid) : NULL;
 	char path[64], buf[1024], *p, *name;
 	unsigned long flags;
 	FILE *f;
@@ -68,9 +68,9 @@ enum rt_preemptor bench_trace_classify(pid_t pid, void *ctx)
 }
 
 /**
- * bench_trace_text_header - the comment lines that start an rtsched-trace/1 text
+ * trace_text_header - the comment lines that start an rtsched-trace/1 text
  */
-void bench_trace_text_header(FILE *f)
+void trace_text_header(FILE *f)
 {
 	fprintf(f, "# rtsched-trace/1: scheduler events of a benchmark run, one per line.\n"
 		   "# Times in ns of the trace's clock; priorities are the kernel's (0-99 RT, 0\n"
@@ -85,10 +85,10 @@ void bench_trace_text_header(FILE *f)
 }
 
 struct analysis {
-	struct bench_trace_span *spans;
+	struct trace_span *spans;
 	struct rt_sched_walk **walks;
 	size_t nruns, n, cur;
-	struct rt_tracedat *d;
+	struct trace_source *src;
 	FILE *out;			/* the events in text, or NULL */
 	size_t out_run;			/* the run whose header was written, or nruns */
 	unsigned char *named;		/* pids whose C line this run has, a bit each */
@@ -111,7 +111,7 @@ static void name_pid(struct analysis *a, int32_t pid)
 	if (pid < 0 || pid >= PID_LIMIT || a->named[pid / 8] & (1 << (pid % 8)))
 		return;
 	a->named[pid / 8] |= (unsigned char)(1 << (pid % 8));
-	comm = rt_tracedat_comm(a->d, pid);
+	comm = trace_source_comm(a->src, pid);
 	fprintf(a->out, "C %d %s\n", pid, comm ? comm : "");
 }
 
@@ -147,7 +147,7 @@ static int feed(const struct rt_sev *e, void *ctx)
 {
 	struct analysis *a = ctx;
 	size_t r = run_of(a, e->ts);
-	struct bench_trace_run *run;
+	struct trace_run *run;
 
 	if (r == a->nruns)
 		return 0;
@@ -186,11 +186,11 @@ static int prepare(struct analysis *a, bool have_proc)
 	size_t r;
 
 	for (r = 0; r < a->nruns; r++) {
-		struct bench_trace_run *run = a->spans[r].out;
+		struct trace_run *run = a->spans[r].out;
 
-		if (bench_trace_run_init(run, a->spans[r].threads, a->n, have_proc))
+		if (trace_run_init(run, a->spans[r].threads, a->n, have_proc))
 			return -ENOMEM;
-		a->walks[r] = rt_sched_walk_new(run->tasks, a->n, bench_trace_classify, a->d);
+		a->walks[r] = rt_sched_walk_new(run->tasks, a->n, trace_classify, a->src);
 		if (!a->walks[r])
 			return -ENOMEM;
 		rt_sched_walk_regime(a->walks[r], a->spans[r].regime, a->spans[r].limit_ns);
@@ -226,52 +226,24 @@ static int analysis_init(struct analysis *a, bool have_proc, char *err, size_t l
 }
 
 /**
- * bench_trace_analyse_file - analyse the trace.dat @path (its buffer @buffer,
- * NULL: the one with events) for @nruns runs of @n threads each
+ * trace_analyse - analyse the events of @src for @nruns runs of @n threads each
  * @have_proc: the windows carry /proc's migrations
  * @out: where to write the events of the spans in text (rtsched-trace/1), or NULL
  *
- * Each run's results go to spans[r].out (bench_trace_free() frees them).
+ * Each run's results go to spans[r].out (trace_run_free() frees them).
  *
  * Returns 0, or a negative errno with @err saying what failed.
  */
-int bench_trace_analyse_file(const char *path, const char *buffer,
-			     struct bench_trace_span *spans, size_t nruns, size_t n, bool have_proc,
-			     FILE *out, char *err, size_t len)
+int trace_analyse(struct trace_source *src, struct trace_span *spans, size_t nruns, size_t n,
+		  bool have_proc, FILE *out, char *err, size_t len)
 {
-	static const struct rt_tracedat_ops ops = { .event = feed, .lost = lost };
-	struct analysis a = { .spans = spans, .nruns = nruns, .n = n, .out = out };
+	static const struct trace_walk_ops ops = { .event = feed, .lost = lost };
+	struct analysis a = { .spans = spans, .nruns = nruns, .n = n, .src = src, .out = out };
 	int ret;
 
-	ret = rt_tracedat_open(&a.d, path, buffer, err, len);
+	ret = analysis_init(&a, have_proc, err, len);
 	if (!ret)
-		ret = analysis_init(&a, have_proc, err, len);
-	if (!ret) {
-		ret = rt_tracedat_walk(a.d, &ops, &a);
-		if (ret)
-			snprintf(err, len, "analysing the events of %s: %s", path, strerror(-ret));
-	}
-	analysis_free(&a);
-	rt_tracedat_close(a.d);
-	return ret;
-}
-
-/**
- * bench_trace_analyse_live - analyse the run @span from the live instance
- * @instance (the static programs: read after each run, in memory)
- *
- * Returns 0, or a negative errno with @err saying what failed.
- */
-int bench_trace_analyse_live(const char *instance, struct bench_trace_span *span, size_t n,
-			     char *err, size_t len)
-{
-	static const struct rt_tracedat_ops ops = { .event = feed, .lost = lost };
-	struct analysis a = { .spans = span, .nruns = 1, .n = n };
-	int ret;
-
-	ret = analysis_init(&a, true, err, len);
-	if (!ret)
-		ret = rt_tracelive_walk(instance, &ops, &a, err, len);
+		ret = trace_source_walk(src, &ops, &a, err, len);
 	analysis_free(&a);
 	return ret;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Reading the scheduler's events from a trace.dat with libtracecmd, in time
- * order, one at a time, for the analysis (rt_sched_walk): whatever the
- * file's size, the reader holds a record per CPU.
+ * A trace.dat (trace-cmd's file, trace-cmd.dat(5)) as a source of events
+ * (source.h): its scheduler events and markers decoded with libtracecmd and
+ * libtraceevent, in time order, one at a time; whatever the file's size,
+ * the reader holds a record per CPU and gives back the pages it read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,16 +16,16 @@
 
 #include "rt_filemap.h"
 #include "rt_sevdecode.h"
-#include "rt_cpus.h"
-#include "rt_tracedat.h"
+#include "source_impl.h"
 
-struct rt_tracedat {
+struct tracedat {
+	struct trace_source src;
 	struct tracecmd_input *top;	/* the file */
 	struct tracecmd_input *inst;	/* the instance's buffer read, or NULL: top */
 	struct tep_handle *tep;
 	char *buffer;			/* its name; "" for the top buffer */
 	struct rt_sev_decoder dec;
-	const struct rt_tracedat_ops *ops;
+	const struct trace_walk_ops *ops;
 	void *ctx;
 	int ret;			/* what stopped the walk */
 	struct stat st;			/* the file, whose mapped pages are given back */
@@ -34,14 +35,13 @@ struct rt_tracedat {
 /* Every this many records, the pages of the file read so far go (rt_filemap_release()). */
 #define RELEASE_EVERY 65536
 
-
-/* Whether this build reads trace.dat (the static one does not). */
-bool rt_tracedat_available(void)
+/* Whether this build reads trace.dat (the static one does not: src/static/tracedat.c). */
+bool trace_source_file_supported(void)
 {
 	return true;
 }
 
-static struct tracecmd_input *handle(const struct rt_tracedat *d)
+static struct tracecmd_input *handle(const struct tracedat *d)
 {
 	return d->inst ? d->inst : d->top;
 }
@@ -66,7 +66,7 @@ static int has_records(struct tracecmd_input *h, int cpus)
  * The buffer named @name ("" or "top": the top one), or without a name the
  * top buffer if it holds records, else the first instance that does.
  */
-static int choose_buffer(struct rt_tracedat *d, const char *name, const char *path, char *err,
+static int choose_buffer(struct tracedat *d, const char *name, const char *path, char *err,
 			 size_t len)
 {
 	int n = tracecmd_buffer_instances(d->top), cpus = tep_get_cpus(d->tep), i;
@@ -97,7 +97,7 @@ static int choose_buffer(struct rt_tracedat *d, const char *name, const char *pa
 	return -ENOENT;
 }
 
-static int find_events(struct rt_tracedat *d, const char *path, char *err, size_t len)
+static int find_events(struct tracedat *d, const char *path, char *err, size_t len)
 {
 	rt_sev_decoder_init(&d->dec, d->tep);
 	if (d->dec.missing[RT_SEV_SWITCH]) {
@@ -114,7 +114,7 @@ static int find_events(struct rt_tracedat *d, const char *path, char *err, size_
 	return 0;
 }
 
-static int setup(struct rt_tracedat *d, const char *path, const char *buffer, char *err,
+static int setup(struct tracedat *d, const char *path, const char *buffer, char *err,
 		 size_t len)
 {
 	/* never waited on: a FIFO opens at once, and is refused */
@@ -151,81 +151,9 @@ static int setup(struct rt_tracedat *d, const char *path, const char *buffer, ch
 	return choose_buffer(d, buffer, path, err, len);
 }
 
-/**
- * rt_tracedat_open - open the trace.dat @path for its scheduler events
- * @buffer: the buffer to read: an instance's name, "" or "top" for the top
- *	    one; NULL for the top one if it holds events, else the first
- *	    instance that does
- *
- * Returns 0, or a negative errno with @err saying what is wrong with the
- * file: -ENOENT (and other errnos of open()) it cannot be opened, or has no
- * sched_switch or no such buffer; -EINVAL it is not a trace.dat.
- */
-int rt_tracedat_open(struct rt_tracedat **dp, const char *path, const char *buffer, char *err,
-		     size_t len)
-{
-	struct rt_tracedat *d = calloc(1, sizeof(*d));
-	int ret;
-
-	*dp = NULL;
-	if (!d) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
-	}
-	ret = setup(d, path, buffer, err, len);
-	if (ret == -ENOMEM)
-		snprintf(err, len, "out of memory");
-	if (ret) {
-		rt_tracedat_close(d);
-		return ret;
-	}
-	*dp = d;
-	return 0;
-}
-
-/* The name of the buffer read: "" for the top one. */
-const char *rt_tracedat_buffer(const struct rt_tracedat *d)
-{
-	return d->buffer;
-}
-
-/**
- * rt_tracedat_window - read a window marker (RT_WINDOW_MARK) into @w
- *
- * Returns 0, or -EINVAL when @text is another marker.
- */
-int rt_tracedat_window(const char *text, struct rt_tracedat_window *w)
-{
-	char cpus[256];
-	int tid, n;
-
-	n = sscanf(text, RT_WINDOW_MARK " cpus %255s", &w->run, &w->row, &tid, &w->start, &w->end,
-		   &w->proc_migrations, cpus);
-	if (n < 6)
-		return -EINVAL;
-	w->tid = tid;
-	w->affinity_known = n == 7 && !rt_cpus_parse_set(cpus, &w->affinity);
-	return 0;
-}
-
-/**
- * rt_tracedat_regime - read a marker of the RT bandwidth limits (RT_REGIME_MARK)
- *
- * Returns 0, or -EINVAL when @text is another marker.
- */
-int rt_tracedat_regime(const char *text, enum rt_bw_regime *regime, unsigned long long *limit_ns)
-{
-	char name[32];
-
-	if (sscanf(text, "rtsched bandwidth: %31s limit_ns %llu", name, limit_ns) != 2)
-		return -EINVAL;
-	*regime = rt_bw_regime_of(name);
-	return 0;
-}
-
 static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void *ctx)
 {
-	struct rt_tracedat *d = ctx;
+	struct tracedat *d = ctx;
 	char text[1024];
 	struct rt_sev e;
 	pid_t pid;
@@ -249,42 +177,82 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 	return d->ret;
 }
 
-/**
- * rt_tracedat_walk - hand each scheduler event of the buffer to @ops, in time order
- *
- * Returns 0, what ops->event returned to stop, or -EIO when the file could
- * not be read through.
- */
-int rt_tracedat_walk(struct rt_tracedat *d, const struct rt_tracedat_ops *ops, void *ctx)
+static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *ctx,
+		char *err, size_t len)
 {
+	struct tracedat *d = (struct tracedat *)s;
 	int ret;
 
 	d->ops = ops;
 	d->ctx = ctx;
 	d->ret = 0;
 	ret = tracecmd_iterate_events(handle(d), NULL, 0, decode, d);
+	if (!d->ret && ret < 0)
+		d->ret = -EIO;
 	if (d->ret)
-		return d->ret;
-	return ret < 0 ? -EIO : 0;
+		snprintf(err, len, "analysing the events of %s: %s", s->name, strerror(-d->ret));
+	return d->ret;
 }
 
-/* The name the file knows @pid by, or NULL. */
-const char *rt_tracedat_comm(const struct rt_tracedat *d, pid_t pid)
+static const char *buffer_of(const struct trace_source *s)
 {
-	const char *comm = tep_data_comm_from_pid(d->tep, pid);
+	return ((const struct tracedat *)s)->buffer;
+}
+
+static const char *comm(const struct trace_source *s, pid_t pid)
+{
+	const char *comm = tep_data_comm_from_pid(((const struct tracedat *)s)->tep, pid);
 
 	return comm && strcmp(comm, "<...>") ? comm : NULL;
 }
 
-/* Close the file and free @d (NULL: nothing). */
-void rt_tracedat_close(struct rt_tracedat *d)
+static void close_file(struct trace_source *s)
 {
-	if (!d)
-		return;
+	struct tracedat *d = (struct tracedat *)s;
+
 	if (d->inst)
 		tracecmd_close(d->inst);
 	if (d->top)
 		tracecmd_close(d->top);
 	free(d->buffer);
+	free(s->name);
 	free(d);
+}
+
+static const struct trace_source_impl tracedat_impl = {
+	.walk = walk, .comm = comm, .buffer = buffer_of, .close = close_file,
+};
+
+/**
+ * trace_source_file - the trace.dat @path as a source of scheduler events
+ * @buffer: the buffer to read: an instance's name, "" or "top" for the top
+ *	    one; NULL for the top one if it holds events, else the first
+ *	    instance that does
+ *
+ * Returns 0, or a negative errno with @err saying what is wrong with the
+ * file: -ENOENT (and other errnos of open()) it cannot be opened, or has no
+ * sched_switch or no such buffer; -EINVAL it is not a trace.dat.
+ */
+int trace_source_file(struct trace_source **sp, const char *path, const char *buffer,
+		      char *err, size_t len)
+{
+	struct tracedat *d = calloc(1, sizeof(*d));
+	int ret;
+
+	*sp = NULL;
+	if (!d) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	d->src.impl = &tracedat_impl;
+	d->src.name = strdup(path);
+	ret = d->src.name ? setup(d, path, buffer, err, len) : -ENOMEM;
+	if (ret == -ENOMEM)
+		snprintf(err, len, "out of memory");
+	if (ret) {
+		close_file(&d->src);
+		return ret;
+	}
+	*sp = &d->src;
+	return 0;
 }

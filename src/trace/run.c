@@ -7,15 +7,15 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "trace.h"
+#include "analysis.h"
 
 /**
- * bench_trace_run_init - @run's tasks, one per window of @w (@n), before
+ * trace_run_init - @run's tasks, one per window of @w (@n), before
  * its events; @have_proc: the windows carry /proc's migrations
  *
- * Returns 0 or -ENOMEM. bench_trace_free() frees them.
+ * Returns 0 or -ENOMEM. trace_run_free() frees them.
  */
-int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window *w, size_t n,
+int trace_run_init(struct trace_run *run, const struct trace_window *w, size_t n,
 			 bool have_proc)
 {
 	struct rt_sched_task *tasks;
@@ -57,7 +57,7 @@ int bench_trace_run_init(struct bench_trace_run *run, const struct bench_window 
 	return 0;
 }
 
-void bench_trace_free(struct bench_trace_run *run)
+void trace_run_free(struct trace_run *run)
 {
 	free(run->tasks);
 	free(run->proc_migrations);

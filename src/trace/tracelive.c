@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A live trace instance as a source of events (source.h): its scheduler
+ * events read after a run and handed out in time order, what the
+ * statically linked programs do instead of reading a trace.dat (libtracecmd
+ * is a shared library only). A walk holds a run's events in memory (the
+ * per-CPU buffers are read one after another, then sorted) and empties the
+ * buffers: the instance's buffers must hold the whole run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "rt_sevdecode.h"
+#include "source_impl.h"
+
+struct tracelive {
+	struct trace_source src;
+	char *instance;
+};
+
+struct live {
+	struct rt_sev_decoder dec;
+	struct rt_sev *ev;
+	size_t n, cap;
+	int err;
+};
+
+static int collect(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
+{
+	struct live *l = ctx;
+	struct rt_sev e;
+
+	(void)event;
+	if (rt_sev_decode(&l->dec, r, cpu, &e, NULL, 0, NULL) != RT_DECODED_EVENT)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 65536;
+		struct rt_sev *ev = realloc(l->ev, cap * sizeof(*ev));
+
+		if (!ev) {
+			l->err = -ENOMEM;
+			return -1;
+		}
+		l->ev = ev;
+		l->cap = cap;
+	}
+	l->ev[l->n++] = e;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rt_sev *x = a, *y = b;
+
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *ctx,
+		char *err, size_t len)
+{
+	static const char *const systems[] = { "sched", NULL };
+	const char *name = ((struct tracelive *)s)->instance;
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	struct tep_handle *tep = tracefs_local_events_system(NULL, systems);
+	struct live l = { .err = 0 };
+	size_t i;
+	int ret = 0;
+
+	if (!inst || !tep) {
+		snprintf(err, len, "cannot read %s", s->name);
+		ret = -EIO;
+		goto out;
+	}
+	rt_sev_decoder_init(&l.dec, tep);
+	if (tracefs_iterate_raw_events(tep, inst, NULL, 0, collect, &l) < 0 && !l.err)
+		l.err = -EIO;
+	if (l.err) {
+		snprintf(err, len, "reading %s: %s", s->name, strerror(-l.err));
+		ret = l.err;
+		goto out;
+	}
+	if (l.n)
+		qsort(l.ev, l.n, sizeof(*l.ev), by_time);
+	for (i = 0; i < l.n && !ret; i++)
+		ret = ops->event(&l.ev[i], ctx);
+	if (ret)
+		snprintf(err, len, "analysing the events: %s", strerror(-ret));
+out:
+	free(l.ev);
+	if (tep)
+		tep_free(tep);
+	tracefs_instance_free(inst);
+	return ret;
+}
+
+/* The tasks' names are /proc's: the run just ended. */
+static const char *comm(const struct trace_source *s, pid_t pid)
+{
+	(void)s;
+	(void)pid;
+	return NULL;
+}
+
+static const char *buffer_of(const struct trace_source *s)
+{
+	return ((const struct tracelive *)s)->instance;
+}
+
+static void close_live(struct trace_source *s)
+{
+	free(((struct tracelive *)s)->instance);
+	free(s->name);
+	free(s);
+}
+
+static const struct trace_source_impl tracelive_impl = {
+	.walk = walk, .comm = comm, .buffer = buffer_of, .close = close_live,
+};
+
+/**
+ * trace_source_live - the buffers of the trace instance @instance as a
+ * source of scheduler events; each walk reads (and so empties) them
+ *
+ * Returns 0, or -ENOMEM with @err saying so.
+ */
+int trace_source_live(struct trace_source **sp, const char *instance, char *err, size_t len)
+{
+	struct tracelive *l = calloc(1, sizeof(*l));
+
+	*sp = NULL;
+	if (l) {
+		l->src.impl = &tracelive_impl;
+		l->instance = strdup(instance);
+		if (asprintf(&l->src.name, "the trace instance %s", instance) < 0)
+			l->src.name = NULL;
+	}
+	if (!l || !l->instance || !l->src.name) {
+		if (l)
+			close_live(&l->src);
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	*sp = &l->src;
+	return 0;
+}

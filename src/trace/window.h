@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A task's window, the trace analysis's own unit: a benchmark's thread
+ * between its two counter readings, or a task of any trace.dat that
+ * analyse picks. A benchmark says its windows in trace_marker lines at the
+ * end of each run, so that a trace.dat holds the rows of its tables.
+ */
+#ifndef TRACE_WINDOW_H
+#define TRACE_WINDOW_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rt_regime.h"
+
+struct trace_window {
+	pid_t tid;
+	int64_t start, end;		/* around its two counter readings, CLOCK_MONOTONIC */
+	uint64_t proc_migrations;	/* the table's migrated */
+	cpu_set_t affinity;		/* the CPUs it could run on, */
+	bool affinity_known;		/* when known (placement) */
+};
+
+/*
+ * The marker of a window: the run, the table row, the thread, the window,
+ * the migrations /proc counted in it and, since placement, the CPUs it
+ * could run on (TRACE_WINDOW_CPUS, a list: "0-3"; a marker without it is
+ * read too).
+ */
+#define TRACE_WINDOW_MARK "rtsched window: run %d row %zu tid %d start %lld end %lld migrations %llu"
+#define TRACE_WINDOW_CPUS " cpus %s"
+
+/*
+ * The kernel's RT bandwidth limits a run met (rt_regime.h), said once per
+ * run before its window markers, so that an analysis of the file alone
+ * attributes the time they took as the run's own did.
+ */
+#define TRACE_REGIME_MARK "rtsched bandwidth: %s limit_ns %llu"
+
+/* A window as its marker says it. */
+struct trace_window_mark {
+	int run;
+	size_t row;
+	struct trace_window w;
+};
+
+void trace_window_mark_all(int run, const struct trace_window *w, size_t n,
+			   enum rt_bw_regime regime, uint64_t limit_ns);
+int trace_window_read(const char *text, struct trace_window_mark *m);
+int trace_regime_read(const char *text, enum rt_bw_regime *regime, unsigned long long *limit_ns);
+
+#endif
