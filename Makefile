@@ -252,7 +252,8 @@ soak: deps
 # holds links to them.
 SCRIPTS := batch compare plot kernel-matrix kernel-variant reproduce result-lines
 SCRIPT_FILES := $(addprefix scripts/,$(SCRIPTS)) $(wildcard scripts/rtsched_*.py) \
-	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config
+	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config \
+	scripts/kernel/rtsched-guest-rt.config
 MAN_PAGES := $(wildcard man/*.[18])
 # bindir's links point into pkglibexecdir, relative so that DESTDIR keeps them right
 TO_LIBEXEC := $(shell realpath -m --relative-to=$(call sq,$(bindir)) $(call sq,$(pkglibexecdir)))

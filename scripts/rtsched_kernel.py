@@ -13,6 +13,8 @@ import subprocess
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 CONFIG_FRAGMENT = os.path.join(HERE, "kernel", "rtsched-guest.config")
+# merged after it for a PREEMPT_RT kernel (kernel-variant --rt)
+CONFIG_FRAGMENT_RT = os.path.join(HERE, "kernel", "rtsched-guest-rt.config")
 
 VARIANTS = ("stock", "pre-43fa5460")
 
@@ -164,9 +166,21 @@ def pre_43fa5460(text, path=RT_C):
     return text
 
 
-def fragment_options(path=CONFIG_FRAGMENT):
-    """{CONFIG_NAME: value} of the fragment; 'n' for '# ... is not set'."""
+def fragments(rt=False):
+    """The configuration fragments of a guest kernel, in the order they merge."""
+    return (CONFIG_FRAGMENT,) + ((CONFIG_FRAGMENT_RT,) if rt else ())
+
+
+def fragment_options(paths=(CONFIG_FRAGMENT,)):
+    """{CONFIG_NAME: value} of the fragments, a later one's value winning;
+    'n' for '# ... is not set'."""
     opts = {}
+    for path in (paths,) if isinstance(paths, str) else paths:
+        _read_fragment(path, opts)
+    return opts
+
+
+def _read_fragment(path, opts):
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
@@ -180,7 +194,6 @@ def fragment_options(path=CONFIG_FRAGMENT):
             if not m:
                 raise KernelError(f"{path}: not a configuration line: {line!r}")
             opts[m.group(1)] = m.group(2)
-    return opts
 
 
 def config_mismatches(config_text, wanted):

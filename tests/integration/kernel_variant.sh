@@ -92,6 +92,14 @@ run_bounded 120 $V --config-only "$SRC"
 check "a configuration missing an option of the fragment is refused (exit $rc)" test "$rc" -eq 1
 check "  naming the option" grep -q "did not take .*CONFIG_SCHED_DEBUG=y (got n)" "$TMP/err"
 
+# --- PREEMPT_RT (--rt): refused where x86 cannot have it, before any build
+run_bounded 120 $V --rt --config-only "$SRC"
+check "--rt on linux-source-6.1: exit 1 (got $rc), saying the source cannot, and what can" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'CONFIG_PREEMPT_RT=y (got n): this source cannot build PREEMPT_RT for x86 .*--source-package linux-source-6.12' '$TMP/err'"
+run_bounded 10 $V --rt --edit-only "$SRC"
+check "--rt with --edit-only: exit 2 (got $rc), not ignored" \
+	bash -c "[ $rc -eq 2 ] && grep -q -- '--edit-only takes no VARIANT and no --rt' '$TMP/err'"
+
 # --- bad usage
 run_bounded 10 $V --jobs 0
 check "--jobs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
@@ -121,3 +129,41 @@ run_bounded 120 env RTSCHED_CACHE="$TMP/cache" $V --source-package linux-source-
 check "a source package that does not exist: exit 4 (got $rc), one line" \
 	bash -c "[ $rc -eq 4 ] && grep -q 'cannot fetch package linux-source-0.0' '$TMP/err'"
 check "  and nothing left in the cache but empty folders" test -z "$(find "$TMP/cache" -type f)"
+
+# --- the 6.12 series (issue 27): Debian's linux-source-6.12, fetched into the
+# cache as kernel-variant fetches it; the edit applies to its rt.c, and both
+# configurations take, PREEMPT_RT's too
+run_bounded 600 python3 -c 'import sys; sys.path.insert(0, "scripts"); import rtsched_kernel as rk
+print(rk.fetch_deb("linux-source-6.12", "./usr/src/linux-source-6.12.tar.xz"))'
+T612=$(tail -n 1 "$TMP/out")/usr/src/linux-source-6.12.tar.xz
+if ! check "linux-source-6.12 fetched (exit $rc)" test -r "$T612"; then
+	diag "$TMP/err"
+	exit 1
+fi
+S12=$TMP/src612
+mkdir -p "$S12"
+tar -xJf "$T612" -C "$S12" --strip-components=1 --exclude='*.c' --exclude='*.h' \
+	--exclude='*.S' --exclude='*.dts*' --exclude='*.json' --exclude='*/tools/*' \
+	--exclude='*/Documentation/*' &&
+	tar -xJf "$T612" -C "$S12" --strip-components=1 --wildcards 'linux-source-6.12/scripts/*' \
+		'linux-source-6.12/include/*' 'linux-source-6.12/kernel/sched/rt.c' \
+		linux-source-6.12/Documentation/Kconfig
+ok $? "unpacked the parts of linux-source-6.12 the tests need"
+cp "$S12/kernel/sched/rt.c" "$TMP/rt612.orig"
+run_bounded 30 $V --edit-only "$S12"
+check "6.12: the pre-43fa5460 edit applies (exit $rc)" test "$rc" -eq 0
+check "  the priority conditions gone from both functions (there were 2)" \
+	bash -c "[ \$(grep -c 'curr->prio <= p->prio' '$TMP/rt612.orig') -eq 2 ] && ! grep -q 'curr->prio <= p->prio' '$S12/kernel/sched/rt.c'"
+check "  and nothing else changed" cmp -s <(strip "$TMP/rt612.orig") <(strip "$S12/kernel/sched/rt.c")
+run_bounded 120 $V --config-only "$S12"
+check "6.12: the fragment takes (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  CONFIG_PREEMPT=y, not PREEMPT_RT" \
+	bash -c "grep -qx CONFIG_PREEMPT=y '$S12/.config' && ! grep -qx CONFIG_PREEMPT_RT=y '$S12/.config'"
+check "  RT_PUSH_IPI off by default there (Debian's 6.12 has the 2026 change)" \
+	grep -Pzq '# else\nSCHED_FEAT\(RT_PUSH_IPI, false\)' <(tar -xJOf "$T612" linux-source-6.12/kernel/sched/features.h)
+run_bounded 120 $V --rt --config-only "$S12"
+check "6.12 --rt: the PREEMPT_RT fragment takes too (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+for o in CONFIG_PREEMPT_RT=y CONFIG_EXPERT=y CONFIG_SCHED_DEBUG=y CONFIG_FTRACE=y; do
+	check "  .config has $o" grep -qx "$o" "$S12/.config"
+done
+check "  and not CONFIG_PREEMPT" grep -qx "# CONFIG_PREEMPT is not set" "$S12/.config"

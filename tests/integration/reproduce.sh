@@ -102,18 +102,22 @@ cp scripts/reproduce scripts/compare scripts/plot scripts/rtsched_results.py "$F
 cp results/reference/*.json "$F/results/reference/"
 cat >"$F/scripts/kernel-variant" <<'EOV'
 #!/bin/sh
+echo "$*" >"$FAKE/variant-args"
 for v in stock pre43fa5460; do
 	echo "$(echo $v | sed 's/pre/pre-/') 6.1.192-rtsched-$v $FAKE/img/6.1.192-rtsched-$v/bzImage"
 done
 EOV
 cat >"$F/scripts/kernel-matrix" <<'EOM'
 #!/bin/bash
-# --cpus N --accel A --results DIR --command-timeout T (--run CMD)... IMAGE...
-runs=() images=()
+# --cpus N --accel A --results DIR --command-timeout T (--setup LINE)... (--run CMD)... IMAGE...
+# A --setup line that sets a scheduler feature shows in the results'
+# features, as in a guest whose kernel has it (unless $FAKE/nofeature).
+runs=() images=() feature=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--results) results=$2; shift ;;
 	--run) runs+=("$2"); shift ;;
+	--setup) echo "$2" >>"$FAKE/setup"; feature=$(echo "$2" | sed -n 's/^echo \([A-Z_]*\) .*/\1/p'); shift ;;
 	--cpus | --accel | --command-timeout) shift ;;
 	*) images+=("$1") ;;
 	esac
@@ -137,7 +141,14 @@ for img in "${images[@]}"; do
 			src=$(ls "$STORED_DIR/$rel"/vm-4cpu-tcg/*.json | grep -v -- -pi.json | tail -n 1)
 		fi
 		mkdir -p "$results/$rel/vm-4cpu-tcg"
-		cp "$src" "$results/$rel/vm-4cpu-tcg/$(date +%Y%m%dT%H%M%S%N)-$((i + 1))-${src##*Z-?-}"
+		dst=$results/$rel/vm-4cpu-tcg/$(date +%Y%m%dT%H%M%S%N)-$((i + 1))-${src##*Z-?-}
+		cp "$src" "$dst"
+		if [ -n "$feature" ] && [ ! -e "$FAKE/nofeature" ]; then
+			python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["scheduler"] = {"features": ["HRTICK", sys.argv[2]], "features_why": None}
+json.dump(d, open(sys.argv[1], "w"))' "$dst" "$feature"
+		fi
 	done
 done
 exit $rc
@@ -158,3 +169,27 @@ run_bounded 120 $PY "$F/scripts/reproduce" --results "$F/out2" --plot "$F/m2.png
 check "a cell that fails every time: exit 1 (got $rc) after 3 tries, naming it" \
 	bash -c "[ $rc -eq 1 ] && grep -q 'no result for before pi after 3 tries' '$TMP/err' && [ \$(grep -c 'pre43fa5460 pi' '$F/calls') -eq 3 ]" ||
 	diag "$TMP/err"
+
+# --- the 2026 series: 6.12, PREEMPT_RT, RT_PUSH_IPI set in the guests
+rm -f "$F/calls" "$F/fail" "$F/always" "$F/setup"
+run_bounded 120 $PY "$F/scripts/reproduce" --series 6.12 --rt --push-ipi off --results "$F/out3" \
+	--plot "$F/m3.png"
+check "--series 6.12 --rt --push-ipi off: exit $rc" test "$rc" -eq 0 || diag "$TMP/err"
+check "  builds from linux-source-6.12 with PREEMPT_RT (kernel-variant $(cat "$F/variant-args"))" \
+	test "$(cat "$F/variant-args")" = "--source-package linux-source-6.12 --rt stock pre-43fa5460"
+check "  each guest sets NO_RT_PUSH_IPI in sched/features" \
+	grep -qx "echo NO_RT_PUSH_IPI > /sys/kernel/debug/sched/features || echo 'could not set NO_RT_PUSH_IPI'" "$F/setup"
+check "  and the assembly says each cell had it off" \
+	test "$(grep -c "RT_PUSH_IPI off$" "$TMP/out")" -eq 4
+: >"$F/nofeature"
+run_bounded 120 $PY "$F/scripts/reproduce" --series 6.12 --push-ipi on --results "$F/out4" \
+	--plot "$F/m4.png"
+check "a guest whose kernel did not take RT_PUSH_IPI: exit 1 (got $rc)" test "$rc" -eq 1
+check "  the cells named, and what they had" \
+	bash -c "grep -q 'WARNING: RT_PUSH_IPI was asked on but is not in before pi' '$TMP/out' && grep -q 'RT_PUSH_IPI unknown (not recorded)' '$TMP/out' && grep -q 'RT_PUSH_IPI is not on in every cell' '$TMP/err'"
+run_bounded 10 $R --rt
+check "--rt with the 6.1 series: exit 2 (got $rc), one line, what to use" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'cannot build PREEMPT_RT for x86 .*use --series 6.12' '$TMP/err'"
+run_bounded 10 $R --series 6.13
+check "--series 6.13: exit 2 (got $rc), naming the series there are" \
+	bash -c "[ $rc -eq 2 ] && grep -q \"invalid choice: '6.13'\" '$TMP/err'"
