@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "result.h"
 #include "signals.h"
 #include "rt_clock.h"
 #include "rt_tracemark.h"

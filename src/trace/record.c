@@ -19,8 +19,6 @@
 /* Writing the trace.dat: a copy of what the recorder streamed, some MB/s at worst */
 #define RECORDER_TIMEOUT_NS (300LL * RT_NSEC_PER_SEC)
 
-struct trace_recording;
-
 /* How a run's events reach the analysis; an operation left out has nothing to do. */
 struct recording_ops {
 	/* a run is over, its windows known */

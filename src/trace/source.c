@@ -18,12 +18,6 @@ int trace_source_walk(struct trace_source *s, const struct trace_walk_ops *ops, 
 	return s->impl->walk(s, ops, ctx, err, len);
 }
 
-/* What @s is, for messages: a file's path, or "the trace instance NAME". */
-const char *trace_source_name(const struct trace_source *s)
-{
-	return s->name;
-}
-
 /* The buffer @s reads: "" for a trace.dat's top one, else an instance's name. */
 const char *trace_source_buffer(const struct trace_source *s)
 {

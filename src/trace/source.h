@@ -34,7 +34,6 @@ int trace_source_live(struct trace_source **s, const char *instance, char *err, 
 
 int trace_source_walk(struct trace_source *s, const struct trace_walk_ops *ops, void *ctx,
 		      char *err, size_t len);
-const char *trace_source_name(const struct trace_source *s);
 const char *trace_source_buffer(const struct trace_source *s);
 const char *trace_source_comm(const struct trace_source *s, pid_t pid);
 void trace_source_close(struct trace_source *s);

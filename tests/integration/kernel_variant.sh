@@ -14,15 +14,21 @@ if [ ! -r "$TARBALL" ]; then
 	exit 1
 fi
 
+# unpack TARBALL DIR: the Kconfig world of a linux-source-N tarball (no C
+# sources but scripts/ and include/), and rt.c, into DIR
+unpack() {
+	local top
+	top=$(basename "$1" .tar.xz)
+	mkdir -p "$2" &&
+		tar -xJf "$1" -C "$2" --strip-components=1 --exclude='*.c' --exclude='*.h' \
+			--exclude='*.S' --exclude='*.dts*' --exclude='*.json' --exclude='*/tools/*' \
+			--exclude='*/Documentation/*' &&
+		tar -xJf "$1" -C "$2" --strip-components=1 --wildcards "$top/scripts/*" \
+			"$top/include/*" "$top/kernel/sched/rt.c" "$top/Documentation/Kconfig"
+}
+
 SRC=$TMP/src
-mkdir -p "$SRC"
-# the Kconfig world (no C sources but scripts/ and include/), and rt.c
-tar -xJf "$TARBALL" -C "$SRC" --strip-components=1 --exclude='*.c' --exclude='*.h' \
-	--exclude='*.S' --exclude='*.dts*' --exclude='*.json' --exclude='*/tools/*' \
-	--exclude='*/Documentation/*' &&
-	tar -xJf "$TARBALL" -C "$SRC" --strip-components=1 --wildcards 'linux-source-6.1/scripts/*' \
-		'linux-source-6.1/include/*' 'linux-source-6.1/kernel/sched/rt.c' \
-		linux-source-6.1/Documentation/Kconfig
+unpack "$TARBALL" "$SRC"
 ok $? "unpacked the parts of $TARBALL the tests need"
 RT=$SRC/kernel/sched/rt.c
 cp "$RT" "$TMP/rt.c.orig"
@@ -141,13 +147,7 @@ if ! check "linux-source-6.12 fetched (exit $rc)" test -r "$T612"; then
 	exit 1
 fi
 S12=$TMP/src612
-mkdir -p "$S12"
-tar -xJf "$T612" -C "$S12" --strip-components=1 --exclude='*.c' --exclude='*.h' \
-	--exclude='*.S' --exclude='*.dts*' --exclude='*.json' --exclude='*/tools/*' \
-	--exclude='*/Documentation/*' &&
-	tar -xJf "$T612" -C "$S12" --strip-components=1 --wildcards 'linux-source-6.12/scripts/*' \
-		'linux-source-6.12/include/*' 'linux-source-6.12/kernel/sched/rt.c' \
-		linux-source-6.12/Documentation/Kconfig
+unpack "$T612" "$S12"
 ok $? "unpacked the parts of linux-source-6.12 the tests need"
 cp "$S12/kernel/sched/rt.c" "$TMP/rt612.orig"
 run_bounded 30 $V --edit-only "$S12"
