@@ -29,10 +29,23 @@ GROUP_COLUMNS = ("per_second", "wait_median", "wait_p99", "wait_max")
 # CPUs a task waited on, by mechanism (results traced since rtsched told
 # them apart); row "total" is the sum.
 LIMIT_COLUMNS = ("throttled", "fair_server", "throttled_or_fair_server")
-TRACE_COLUMNS = ("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS
-_TRACE_KEYS = {"placement": ("wait_ns",), "placement_p99": ("spans_ns", "p99"),
-               "placement_max": ("spans_ns", "max")}
-_TRACE_KEYS.update({c: (f"{c}_ns",) for c in LIMIT_COLUMNS})
+# Of every traced thread too: its wake-up latency's p99 and maximum (ns; row
+# "total": the longest) and the PI boosts it was given (row "total": the sum).
+WAKEUP_COLUMNS = ("wakeup_p99", "wakeup_max", "pi_boosts")
+TRACE_COLUMNS = ("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS + WAKEUP_COLUMNS
+# where each is in a thread of the trace's JSON
+_TRACE_KEYS = {"placement": ("placement", "wait_ns"),
+               "placement_p99": ("placement", "spans_ns", "p99"),
+               "placement_max": ("placement", "spans_ns", "max"),
+               "wakeup_p99": ("wakeup_latency_ns", "p99"),
+               "wakeup_max": ("wakeup_latency_ns", "max"),
+               "pi_boosts": ("pi_boosts",)}
+_TRACE_KEYS.update({c: ("placement", f"{c}_ns") for c in LIMIT_COLUMNS})
+# the columns whose row "total" is the longest of the threads' (else the sum)
+_TRACE_LONGEST = ("placement_p99", "placement_max", "wakeup_p99", "wakeup_max")
+# the columns that are times, in ns in the results (shown in us)
+NS_COLUMNS = ("wait_median", "wait_p99", "wait_max") + tuple(
+    c for c in TRACE_COLUMNS if c != "pi_boosts")
 # The configuration that must match for two result sets to be comparable,
 # and what must match too where both results say (the published tables do
 # not say how long their runs were).
@@ -43,7 +56,7 @@ SAME_CONFIG = {
 }
 SAME_WHEN_KNOWN = {
     "migrate": ("duration_ns", "loops", "unit_ns"),
-    "pi_stress": ("duration_ns", "inversions", "hold_ns", "wait_bound_ns"),
+    "pi_stress": ("duration_ns", "inversions", "hold_ns", "wait_bound_ns", "spread"),
     "spin": ("duration_ns", "unit_ns"),
 }
 
@@ -233,7 +246,8 @@ def describe(doc):
     if doc["tool"] == "spin":
         return f"spin, {c.get('threads')} threads"
     g = c.get("groups")
-    return f"pi_stress, {g} group{'' if g == 1 else 's'}, {'PI' if c.get('pi') else 'no PI'}"
+    return (f"pi_stress, {g} group{'' if g == 1 else 's'}{' spread' if c.get('spread') else ''}, "
+            f"{'PI' if c.get('pi') else 'no PI'}")
 
 
 def where_ran(doc):
@@ -414,19 +428,19 @@ def traced(docs):
 
 
 def trace_samples(docs, task, column):
-    """One value per run: placement COLUMN of TASK (or, for the total, the sum
-    of the waits and the longest of the spans)."""
+    """One value per run: trace COLUMN of TASK (or, for the total, the sum of
+    the waits and boosts and the longest of the spans and latencies)."""
     def threads(run):
         return run["trace"]["threads"] if traced([{"runs": [run]}]) else None
 
     def value(t):
-        v = t["placement"]
+        v = t
         for k in _TRACE_KEYS[column]:
             v = v[k]
         return v
 
     return _per_run(docs, task, column, threads, value, "traced thread",
-                    max if column in ("placement_p99", "placement_max") else sum)
+                    max if column in _TRACE_LONGEST else sum)
 
 
 def mean_sd(values):
@@ -497,10 +511,15 @@ def usable_columns(tool, with_trace=False, with_limits=True):
     """The columns a TOOL's results have: the table's, pi_stress's group
     figures, and placement when they were traced (WITH_TRACE), with the
     limits' figures when they tell them (WITH_LIMITS)."""
-    trace = TRACE_COLUMNS if with_limits else tuple(
-        c for c in TRACE_COLUMNS if c not in LIMIT_COLUMNS)
     return (COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ())
-            + (trace if with_trace else ()))
+            + (trace_columns(with_limits) if with_trace else ()))
+
+
+def trace_columns(with_limits=True):
+    """The columns of traced results (WITH_LIMITS: traced since rtsched tells
+    the kernel's RT bandwidth limits apart)."""
+    return TRACE_COLUMNS if with_limits else tuple(
+        c for c in TRACE_COLUMNS if c not in LIMIT_COLUMNS)
 
 
 def check_column(col, tool, with_trace=False, with_limits=True):

@@ -18,10 +18,14 @@
  * With -u, or with a single CPU, every group shares the first CPU with the
  * coordinating thread; otherwise the coordinator keeps the first CPU and
  * group g runs alone on the (g+1)-th. A coordinator on a housekeeping CPU
- * (cfg->apart) keeps none of them: group g has the g-th.
+ * (cfg->apart) keeps none of them: group g has the g-th. With --spread no
+ * group has a CPU of its own: -1, every thread may run on every CPU of the
+ * run and the scheduler places them.
  */
 int pis_group_cpu(const struct pis_cfg *cfg, int group)
 {
+	if (cfg->spread)
+		return -1;
 	if (cfg->apart && !cfg->uniprocessor)
 		return rt_cpus_nth(cfg->p.cpus, group);
 	if (cfg->uniprocessor || rt_cpus_count(cfg->p.cpus) == 1)
@@ -39,6 +43,10 @@ int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 	char list[256];
 
 	rt_cpus_format(cfg->p.cpus, list, sizeof(list));
+	if (cfg->spread) {
+		snprintf(why, len, "with --spread the groups share the CPUs (%s)", list);
+		return MAX_SHARED_GROUPS;
+	}
 	if (cfg->uniprocessor) {
 		snprintf(why, len, "with -u every group shares one CPU");
 		return MAX_SHARED_GROUPS;
@@ -72,8 +80,15 @@ int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
 	char why[400];
 	int cap = pis_group_capacity(cfg, why, sizeof(why));
 
+	if (cfg->spread && cfg->uniprocessor) {
+		snprintf(err, len, "--spread and -u: -u puts every group on one CPU, --spread "
+			 "spreads them over the CPUs; accepted: one of them");
+		return -EINVAL;
+	}
 	if (!cfg->set_groups) {
-		cfg->nr_groups = cfg->uniprocessor ? 1 : cap;
+		/* spread: as many groups as CPUs, so that boosted lows compete for them */
+		cfg->nr_groups = cfg->uniprocessor ? 1 :
+				 cfg->spread ? rt_cpus_count(cfg->p.cpus) : cap;
 	} else if (cfg->nr_groups > cap) {
 		snprintf(err, len, "invalid --groups '%d': %s; accepted: 1 to %d", cfg->nr_groups,
 			 why, cap);
@@ -99,17 +114,43 @@ int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
 }
 
 /**
+ * pis_place - where group's threads run, for messages: " (CPU 3)", or ""
+ * with --spread (@cpu -1), where they have no CPU of their own
+ */
+const char *pis_place(int cpu, char *buf, size_t len)
+{
+	if (cpu < 0)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, " (CPU %d)", cpu);
+	return buf;
+}
+
+/* The groups whose events one CPU's buffer takes: -u all, --spread a share. */
+static int64_t groups_per_cpu(const struct pis_cfg *cfg)
+{
+	int ncpus = rt_cpus_count(cfg->p.cpus);
+
+	if (cfg->uniprocessor)
+		return cfg->nr_groups;
+	if (cfg->spread && ncpus > 0)
+		return (cfg->nr_groups + ncpus - 1) / ncpus;
+	return 1;
+}
+
+/**
  * pis_trace_buffer_kb - the trace buffer per CPU without --trace-buffer
  *
  * Each inversion is some fifteen events of about 50 bytes and a group makes
  * up to 50000 a second, so about 40 MiB a second per group CPU. The
  * recorder drains the buffers as the run goes, when RT throttling lets it
  * run (50 ms of every second by default): two seconds' worth, whatever the
- * run's length (-u: every group shares the one CPU); at most 256 MiB.
+ * run's length (-u: every group shares the one CPU; --spread: the groups
+ * share the CPUs); at most 256 MiB.
  */
 int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg)
 {
-	int64_t kb = 4096 + 2 * 40 * 1024 * (cfg->uniprocessor ? cfg->nr_groups : 1);
+	int64_t kb = 4096 + 2 * 40 * 1024 * groups_per_cpu(cfg);
 
 	return kb > 256 * 1024 ? 256 * 1024 : kb;
 }
@@ -125,7 +166,7 @@ int64_t pis_trace_run_kb(const struct pis_cfg *cfg)
 
 	if (cfg->inversions && cfg->inversions / 50000 + 1 < secs)
 		secs = cfg->inversions / 50000 + 1;
-	/* with -u every group shares the one CPU and its buffer */
-	kb = 4096 + secs * 40 * 1024 * (cfg->uniprocessor ? cfg->nr_groups : 1);
+	/* with -u every group shares the one CPU and its buffer, with --spread the CPUs */
+	kb = 4096 + secs * 40 * 1024 * groups_per_cpu(cfg);
 	return kb > 256 * 1024 ? 256 * 1024 : kb;
 }

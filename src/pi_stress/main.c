@@ -20,7 +20,7 @@
 #include "rt_stats.h"
 
 
-enum { OPT_NO_PI = 256, OPT_HOLD, OPT_WAIT_BOUND };
+enum { OPT_NO_PI = 256, OPT_HOLD, OPT_WAIT_BOUND, OPT_SPREAD };
 
 static const struct rt_optspec spec_groups = { "--groups", RT_OPT_INT, 1, 1024, 0 };
 static const struct rt_optspec spec_inversions = { "--inversions", RT_OPT_INT, 1, 1000000000000LL,
@@ -43,6 +43,7 @@ static const struct option long_options[] = {
 	{ "inversions", required_argument, NULL, 'i' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "uniprocessor", no_argument, NULL, 'u' },
+	{ "spread", no_argument, NULL, OPT_SPREAD },
 	{ "no-pi", no_argument, NULL, OPT_NO_PI },
 	{ "watchdog", required_argument, NULL, 'w' },
 	{ "hold", required_argument, NULL, OPT_HOLD },
@@ -61,11 +62,15 @@ static void usage(FILE *out)
 		"priority inversion on a PTHREAD_PRIO_INHERIT mutex, and measure it.\n"
 		"\n"
 		"  -g, --groups N         inversion groups (default: one per CPU but the\n"
-		"                         coordinator's; with -u, 1; at most 64 with -u)\n"
+		"                         coordinator's; with -u, 1; with --spread, one per\n"
+		"                         CPU; at most 64 with -u or --spread)\n"
 		"  -i, --inversions N     stop each group after N inversions\n"
 		"  -d, --duration TIME    stop after TIME, 10ms-24h (default 10s unless -i;\n"
 		"                         a number alone is seconds)\n"
 		"  -u, --uniprocessor     every group and the coordinator on one CPU\n"
+		"      --spread           no group pinned: every thread may run on every CPU,\n"
+		"                         so a boosted lock holder and the thread it blocks\n"
+		"                         may be on different CPUs (push and pull place them)\n"
 		"      --no-pi            plain mutexes: the control run, which must fail\n"
 		"  -w, --watchdog TIME    fail a group without progress for TIME, 10ms-1h\n"
 		"                         (default 1s; a number alone is seconds)\n"
@@ -108,6 +113,9 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 			break;
 		case 'u':
 			cfg->uniprocessor = true;
+			break;
+		case OPT_SPREAD:
+			cfg->spread = true;
 			break;
 		case OPT_NO_PI:
 			cfg->pi = false;
@@ -165,11 +173,19 @@ static void header(const struct bench *b)
 		printf("%s%lld inversions per group", cfg->duration_ns ? ", " : "",
 		       (long long)cfg->inversions);
 	printf(", watchdog %s\n", wd);
-	printf("SCHED_FIFO low %d, medium %d, high %d, coordinator %d on CPU %d%s; groups on CPU",
+	printf("SCHED_FIFO low %d, medium %d, high %d, coordinator %d on CPU %d%s; ",
 	       cfg->p.base_prio, cfg->p.base_prio + 1, cfg->p.base_prio + 2, cfg->p.base_prio + 3,
 	       b->params->coordinator_cpu, cfg->uniprocessor ? " (-u)" : "");
-	for (g = 0; g < cfg->nr_groups; g++)
-		printf("%s%d", g ? "," : " ", pis_group_cpu(cfg, g));
+	if (cfg->spread) {
+		char list[256];
+
+		rt_cpus_format(cfg->p.cpus, list, sizeof(list));
+		printf("groups spread over CPUs %s (--spread)", list);
+	} else {
+		printf("groups on CPU");
+		for (g = 0; g < cfg->nr_groups; g++)
+			printf("%s%d", g ? "," : " ", pis_group_cpu(cfg, g));
+	}
 	printf("\nlow holds %s once boosted; high waits over %s are %s\n", hold, bound,
 	       cfg->enforce_bound ? "failures" : "reported");
 }
@@ -188,7 +204,7 @@ static double rate(const struct pis_result *g)
 static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, const char *run,
 		     const char *limits)
 {
-	char wd[32], bound[32];
+	char wd[32], bound[32], at[32];
 	bool pass = true;
 	int g;
 
@@ -196,28 +212,36 @@ static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, co
 	rt_format_duration(bound, sizeof(bound), cfg->wait_bound_ns);
 	for (g = 0; g < cfg->nr_groups; g++) {
 		const struct pis_result *r = &res[g];
+		const char *place = pis_place(r->cpu, at, sizeof(at));
 
 		if (r->stalled) {
-			printf("FAIL %sgroup %d (CPU %d): no progress for %s: the high thread never "
+			printf("FAIL %sgroup %d%s: no progress for %s: the high thread never "
 			       "got the mutex, priority inversion was not resolved\n",
-			       run, g, r->cpu, wd);
+			       run, g, place, wd);
 			pass = false;
-		} else if (r->unresolved) {
-			printf("FAIL %sgroup %d (CPU %d): an inversion was still unresolved when the "
+		} else if (r->unresolved && !cfg->spread) {
+			/* spread, medium spins on another CPU while high waits: the stop ends it */
+			printf("FAIL %sgroup %d%s: an inversion was still unresolved when the "
 			       "run ended\n",
-			       run, g, r->cpu);
+			       run, g, place);
 			pass = false;
-		} else if (r->medium_ran) {
-			printf("FAIL %sgroup %d (CPU %d): in %llu inversions the medium thread ran "
+		} else if (r->medium_ran && !cfg->spread) {
+			/* spread, medium may run on another CPU meanwhile: no evidence */
+			printf("FAIL %sgroup %d%s: in %llu inversions the medium thread ran "
 			       "while high waited: low was not raised above it\n",
-			       run, g, r->cpu, (unsigned long long)r->medium_ran);
+			       run, g, place, (unsigned long long)r->medium_ran);
 			pass = false;
 		}
 		if (r->wait.count && r->wait.max > (uint64_t)cfg->wait_bound_ns && !r->stalled &&
 		    !r->unresolved) {
 			char why[256];
 
-			if (r->medium_ran)
+			if (cfg->spread)
+				snprintf(why, sizeof(why),
+					 "with --spread the group's threads compete with the other "
+					 "groups' for the CPUs (%sinterrupts, a higher priority task)",
+					 limits);
+			else if (r->medium_ran)
 				snprintf(why, sizeof(why), "medium ran meanwhile");
 			else
 				snprintf(why, sizeof(why),
@@ -225,9 +249,9 @@ static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, co
 					 "CPU was taken from the group (%sinterrupts, a higher "
 					 "priority task)",
 					 limits);
-			printf("%s %sgroup %d (CPU %d): the high thread waited up to %.1f us, more "
+			printf("%s %sgroup %d%s: the high thread waited up to %.1f us, more "
 			       "than %s%s; %s\n",
-			       cfg->enforce_bound ? "FAIL" : "note:", run, g, r->cpu, us(r->wait.max),
+			       cfg->enforce_bound ? "FAIL" : "note:", run, g, place, us(r->wait.max),
 			       cfg->enforce_bound ? "--wait-bound " : "", bound, why);
 			if (cfg->enforce_bound)
 				pass = false;
@@ -263,13 +287,14 @@ static bool report(struct bench *b)
 	for (r = 0; r < b->done; r++)
 		have_sched &= b->runs[r].have_migrations;
 	if (!have_sched)
-		printf("migrated: not counted, this kernel has no /proc/self/task/TID/sched "
-		       "(the threads are pinned)\n");
+		printf("migrated: not counted, this kernel has no /proc/self/task/TID/sched%s\n",
+		       cfg->spread ? "" : " (the threads are pinned)");
 
 	printf("\nGroup  CPU   inversions    per second   high waited: median       p99       max\n");
 	for (g = 0; g < cfg->nr_groups; g++) {
 		const struct pis_result *worst = result(b, 0, g);
 		uint64_t inv = 0;
+		char cpu[16] = "any";
 
 		for (r = 0; r < b->done; r++) {
 			const struct pis_result *gr = result(b, r, g);
@@ -282,7 +307,9 @@ static bool report(struct bench *b)
 		/* the rate of the whole runs: one cut short by a signal is left out */
 		rt_stats_of(v, (size_t)b->whole, &st);
 		/* over repeats: the mean rate, and the waits of the run with the longest */
-		printf("%5d %4d %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, result(b, 0, g)->cpu,
+		if (result(b, 0, g)->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "%d", result(b, 0, g)->cpu);
+		printf("%5d %4s %12llu %13.1f %15.1f us %8.1f us %8.1f us\n", g, cpu,
 		       (unsigned long long)inv, st.mean, us(worst->wait.median), us(worst->wait.p99),
 		       us(worst->wait.max));
 		if (b->whole > 1)
@@ -322,6 +349,7 @@ static void json_config(struct rt_json *j, const struct bench *b)
 	rt_json_int_or_null(j, "inversions", cfg->inversions, cfg->inversions != 0);
 	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
 	rt_json_bool(j, "uniprocessor", cfg->uniprocessor);
+	rt_json_bool(j, "spread", cfg->spread);
 	rt_json_int(j, "watchdog_ns", cfg->watchdog_ns);
 	rt_json_int(j, "hold_ns", cfg->hold_ns);
 	rt_json_int(j, "wait_bound_ns", cfg->wait_bound_ns);
@@ -340,7 +368,7 @@ static void json_run_tail(struct rt_json *j, const struct bench *b, const struct
 
 		rt_json_object(j, NULL);
 		rt_json_int(j, "group", g);
-		rt_json_int(j, "cpu", gr->cpu);
+		rt_json_int_or_null(j, "cpu", gr->cpu, gr->cpu >= 0);
 		rt_json_uint(j, "inversions", gr->inversions);
 		rt_json_double(j, "seconds", gr->seconds);
 		rt_json_double(j, "per_second", rate(gr));

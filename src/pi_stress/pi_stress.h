@@ -24,6 +24,7 @@ struct pis_cfg {
 	int64_t inversions;		/* -i, --inversions: per group; 0 for no limit */
 	int64_t duration_ns;		/* -d, --duration; 0 for no limit */
 	bool uniprocessor;		/* -u, --uniprocessor: every thread on one CPU */
+	bool spread;			/* --spread: every thread free on every CPU */
 	bool pi;			/* false with --no-pi: the control run */
 	int64_t watchdog_ns;		/* -w, --watchdog: no progress for this long fails */
 	int64_t hold_ns;		/* --hold: low's work once boosted, before unlocking */
@@ -52,11 +53,13 @@ struct pis_thread {
  * Each pass: low holds the mutex; the three meet on @locked; high blocks on
  * the mutex while medium, runnable, would starve low; inheritance lifts low
  * above medium, low releases, high takes the mutex. They meet on @done.
+ * With --spread the three may run on any CPU: medium starves low only when
+ * the other groups' threads hold every other CPU, and may run meanwhile.
  */
 struct pis_group {
 	struct pis_run *run;
 	int id;
-	int cpu;
+	int cpu;			/* -1 with --spread */
 	pthread_mutex_t mutex;
 	pthread_barrier_t locked;
 	pthread_barrier_t done;
@@ -82,7 +85,7 @@ struct pis_run {
 
 /* What one run left of a group, kept after its threads are gone (bench_run.own). */
 struct pis_result {
-	int cpu;
+	int cpu;			/* -1 with --spread */
 	uint64_t inversions;
 	double seconds;		/* the start barrier to the group's last thread's end */
 	struct rt_hist_sum wait;	/* high's waits for the mutex, ns */
@@ -94,6 +97,7 @@ struct pis_result {
 int pis_group_cpu(const struct pis_cfg *cfg, int group);
 int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len);
 int pis_configure(struct pis_cfg *cfg, char *err, size_t len);
+const char *pis_place(int cpu, char *buf, size_t len);
 int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg);
 int64_t pis_trace_run_kb(const struct pis_cfg *cfg);
 

@@ -73,11 +73,13 @@ static int stalled(void *ctx, size_t i, int64_t for_ns, char *err, size_t len)
 static void late(void *ctx, size_t i, int64_t since_ns, char *err, size_t len)
 {
 	const struct pis_group *g = nth(ctx, i)->group;
+	char place[32];
 
 	snprintf(err, len,
-		 "watchdog: group %d (CPU %d) did not stop within %.1f s of being told: "
+		 "watchdog: group %d%s did not stop within %.1f s of being told: "
 		 "its %s thread is stuck",
-		 g->id, g->cpu, (double)since_ns / RT_NSEC_PER_SEC, role_name[i % PIS_ROLES]);
+		 g->id, pis_place(g->cpu, place, sizeof(place)),
+		 (double)since_ns / RT_NSEC_PER_SEC, role_name[i % PIS_ROLES]);
 }
 
 /* One run's state: it outlives a run whose groups did not stop. */
@@ -86,7 +88,7 @@ static struct pis_run the_run;
 /**
  * pis_prepare - set up a run of @cfg's groups and describe their threads in
  * @set: group g's low, medium and high at base, base + 1 and base + 2 on
- * the group's CPU, watched by the coordinator's poll
+ * the group's CPU (--spread: on the run's CPUs), watched by the coordinator's poll
  *
  * Returns 0 or a negative errno.
  */

@@ -74,6 +74,31 @@ run_bounded 30 ./pi_stress -u -g 2 --no-pi -w 300ms
 ok $(( rc == 1 ? 0 : 1 )) "-u -g 2 --no-pi: exit 1"
 check "  both groups fail" test "$(grep -c '^FAIL group [01] .*no progress' "$TMP/out")" -eq 2
 
+# --spread: no group pinned, one group per CPU, the scheduler places the
+# threads; inheritance still holds, and without it a group stalls (every
+# CPU held by a spinning medium) -- on one CPU too.
+run_bounded 30 ./pi_stress --spread -d 2 --json "$TMP/spread.json"
+ok $rc "--spread passes (exit $rc)"
+check "  one group per CPU ($NCPUS)" grep -q "^pi_stress .*: $NCPUS groups\?, " "$TMP/out"
+check "  spread over them" grep -q "; groups spread over CPUs .* (--spread)$" "$TMP/out"
+check "  no group has a CPU: 'any' in the table, null in the JSON" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["runs"][0]["groups"]
+sys.exit(0 if d["config"]["spread"] and g and all(x["cpu"] is None for x in g) else 1)' "$TMP/spread.json"
+check "  the group lines say any" test "$(grep -cE '^ +[0-9]+  any ' "$TMP/out")" -eq "$NCPUS"
+if [ "$NCPUS" -gt 1 ]; then
+	check "  the threads migrated: the scheduler placed them" \
+		test "$(awk '/^total:/ { print $4 }' "$TMP/out")" -gt 0
+else
+	skip "migrations under --spread need two CPUs (this machine has $NCPUS)"
+fi
+check "  PASS, and no medium-ran or unresolved failure (spread, medium runs elsewhere)" \
+	grep -q '^PASS: every inversion was resolved by inheritance$' "$TMP/out"
+run_bounded 30 ./pi_stress --spread --no-pi -w 300ms -d 10 -q
+ok $(( rc == 1 ? 0 : 1 )) "--spread --no-pi: exit 1 (got $rc)"
+check "  the watchdog names a stalled group, without a CPU" \
+	grep -q '^FAIL group [0-9]*: no progress for 300ms: the high thread never got the mutex' "$TMP/out"
+
 # -b: low, medium, high and the coordinator at base .. base + 3
 ./pi_stress -b 20 -d 2 -q >/dev/null 2>&1 &
 pid=$!

@@ -10,6 +10,9 @@ bad_inputs pi_stress <<CASES
 -g 5000|2|invalid --groups '5000': expected an integer from 1 to 1024
 -g $((groups + 1))|2|invalid --groups '$((groups + 1))': .*; accepted: 1 to $groups
 -g 65 -u|2|invalid --groups '65': with -u every group shares one CPU; accepted: 1 to 64
+-g 65 --spread|2|invalid --groups '65': with --spread the groups share the CPUs \(.*\); accepted: 1 to 64
+--spread -u|2|--spread and -u: -u puts every group on one CPU, --spread spreads them over the CPUs; accepted: one of them
+--spread=1|2|option '--spread=1' takes no value
 -c 0 -g 2|2|invalid --groups '2': one CPU \(0\) holds one group; -u puts more on it; accepted: 1 to 1
 -i 0|2|invalid --inversions '0': expected an integer from 1 to 1000000000000
 -i 1x|2|invalid --inversions '1x'

@@ -96,6 +96,14 @@ cs = measurement_cases("p", pi_stress(True))
 got = {c.name: (c.measurement, c.units) for c in cs}
 ok(got["p-g0-per_second"] == (1000.0, "inversions/s") and got["p-g0-wait_p99"] == (12.345, "us")
    and "p-total-wait_max" in got, "pi_stress: rates per second, waits in us, and the total")
+doc = migrate([[4, 0]])
+doc["runs"][0]["trace"] = {"threads": [
+    {"placement": {"wait_ns": 2000, "spans_ns": {"p99": 1000, "max": 1500}},
+     "wakeup_latency_ns": {"p99": 40000, "max": 91500}, "pi_boosts": 12 + t} for t in range(2)]}
+got = {c.name: (c.measurement, c.units) for c in measurement_cases("m", doc)}
+ok(got.get("m-t1-wakeup_max") == (91.5, "us") and got.get("m-t0-wakeup_p99") == (40.0, "us")
+   and got.get("m-t1-pi_boosts") == (13, "boosts") and got.get("m-t0-placement") == (2.0, "us"),
+   "traced: wake-up latencies in us, PI boosts counted as they are")
 
 # --- conditions against a baseline
 ok(condition_name("m", "migrated:highest>10%") == "m-fail-if-migrated-highest-rose-10pct"

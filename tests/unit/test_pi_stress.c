@@ -72,6 +72,45 @@ TEST_TABLE(groups_and_placement, struct group_case, group_cases)
 	numa_free_cpumask(cfg.p.cpus);
 }
 
+TEST(spread_groups_share_the_cpus)
+{
+	struct pis_cfg cfg = cfg_of(4);
+	char err[512] = "", place[32];
+
+	/* one group per CPU of the run, the coordinator's too, none pinned */
+	cfg.spread = true;
+	ASSERT_EQ(pis_configure(&cfg, err, sizeof(err)), 0);
+	EXPECT_EQ(cfg.nr_groups, 4);
+	EXPECT_EQ(pis_group_cpu(&cfg, 0), -1);
+	EXPECT_EQ(pis_group_cpu(&cfg, 3), -1);
+	EXPECT_STR(pis_place(-1, place, sizeof(place)), "");
+	EXPECT_STR(pis_place(3, place, sizeof(place)), " (CPU 3)");
+	/* more groups than CPUs, up to 64 */
+	numa_free_cpumask(cfg.p.cpus);
+	cfg = cfg_of(2);
+	cfg.spread = true;
+	cfg.nr_groups = 64;
+	cfg.set_groups = true;
+	ASSERT_EQ(pis_configure(&cfg, err, sizeof(err)), 0);
+	/* the trace buffer takes a CPU's share of the groups: 32 */
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 256 * 1024);
+	cfg.nr_groups = 3;
+	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 2 * 40 * 1024);
+	cfg.nr_groups = 65;
+	EXPECT_EQ(pis_configure(&cfg, err, sizeof(err)), -EINVAL);
+	EXPECT_STR(err, "invalid --groups '65': with --spread the groups share the CPUs (0-1); "
+			"accepted: 1 to 64");
+	/* and not with -u */
+	numa_free_cpumask(cfg.p.cpus);
+	cfg = cfg_of(2);
+	cfg.spread = true;
+	cfg.uniprocessor = true;
+	EXPECT_EQ(pis_configure(&cfg, err, sizeof(err)), -EINVAL);
+	EXPECT_STR(err, "--spread and -u: -u puts every group on one CPU, --spread spreads them "
+			"over the CPUs; accepted: one of them");
+	numa_free_cpumask(cfg.p.cpus);
+}
+
 TEST(default_duration_and_reported_waits)
 {
 	struct pis_cfg cfg = cfg_of(2);

@@ -10,7 +10,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
-from rtsched_results import parse_fail_if, trace_samples, traced  # noqa: E402
+from rtsched_results import NS_COLUMNS, parse_fail_if, trace_samples, traced  # noqa: E402
 from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
 from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
@@ -90,6 +90,24 @@ ok(parse_fail_if("wait_p99:total>10%") == ("wait_p99", "total", ">", 10.0),
    "a --fail-if column with digits (wait_p99) is read")
 ok(parse_fail_if("placement_max:highest<5%")[0] == "placement_max",
    "placement_max as a --fail-if column")
+
+# wake-up latency and PI boosts, of every traced thread: the total the longest, or the sum
+def woken(*lat):
+    return {"trace": {"threads": [{"placement": {"wait_ns": 1, "spans_ns": {"p99": 1, "max": 1}},
+                                   "wakeup_latency_ns": {"p99": p99, "max": mx},
+                                   "pi_boosts": boosts}
+                                  for p99, mx, boosts in lat]}}
+
+
+wdoc = {"_path": "w.json", "runs": [woken((5, 70, 3), (9, 40, 4)), woken((6, 20, 0), (2, 90, 7))]}
+ok(trace_samples([wdoc], 0, "wakeup_max") == [70, 20], "thread 0's longest wake-up, per run")
+ok(trace_samples([wdoc], 2, "wakeup_max") == [70, 90], "the total of wakeup_max: the longest")
+ok(trace_samples([wdoc], 2, "wakeup_p99") == [9, 6], "the total of wakeup_p99: the longest")
+ok(trace_samples([wdoc], 2, "pi_boosts") == [7, 7], "the total of pi_boosts: the sum")
+ok(trace_samples([wdoc], 1, "pi_boosts") == [4, 7], "thread 1's boosts, per run")
+ok("pi_boosts" not in NS_COLUMNS and "wakeup_max" in NS_COLUMNS,
+   "boosts are counted, wake-ups timed (shown in us)")
+ok(parse_fail_if("pi_boosts:total>10%")[0] == "pi_boosts", "pi_boosts as a --fail-if column")
 
 # the kernel's RT bandwidth limits, apart from placement (results since they are told apart)
 def limited(thr, fair, either):
