@@ -30,7 +30,7 @@ import shlex
 from rtsched_results import (COLUMNS, NS_COLUMNS, Cell, ResultError, cell_verdict,
                              check_comparable, condition_holds, group_samples, load_set,
                              mean_sd, nr_groups, nr_tasks, parse_fail_if, resolve_fail_if,
-                             rows_of, samples, trace_samples, traced, traced_limits,
+                             rows_of, samples, trace_samples, traced,
                              trace_columns, whole_runs)
 
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
@@ -38,7 +38,7 @@ UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
          "wait_p99": "us", "wait_max": "us", "placement": "us", "placement_p99": "us",
          "placement_max": "us", "throttled": "us", "fair_server": "us",
          "throttled_or_fair_server": "us", "wakeup_p99": "us", "wakeup_max": "us",
-         "pi_boosts": "boosts"}
+         "pi_boosts": "boosts", "boost_p99": "us", "boost_max": "us"}
 # Exit statuses of the benchmarks (migrate(8), pi_stress(8)).
 EXIT_SKIP = 4
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -155,7 +155,7 @@ def measurement_cases(name, doc):
         # the trace's figures, when traced: per task, times in us
         # (NAME-tT-placement is the wait)
         for t in range(nr_tasks(docs)) if traced(docs) else ():
-            for col in trace_columns(traced_limits(docs)):
+            for col in trace_columns(docs):
                 v = mean_sd(trace_samples(docs, t, col))[0] / (1000 if col in NS_COLUMNS else 1)
                 out.append(Case(f"{prefix}{name}-t{t}-{col}", "pass", v, UNITS[col]))
         if doc["tool"] != "pi_stress":

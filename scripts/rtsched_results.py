@@ -30,19 +30,26 @@ GROUP_COLUMNS = ("per_second", "wait_median", "wait_p99", "wait_max")
 # them apart); row "total" is the sum.
 LIMIT_COLUMNS = ("throttled", "fair_server", "throttled_or_fair_server")
 # Of every traced thread too: its wake-up latency's p99 and maximum (ns; row
-# "total": the longest) and the PI boosts it was given (row "total": the sum).
+# "total": the longest) and the PI boosts it was given (row "total": the sum);
+# and, in results traced since rtsched measures it, how long a boost that
+# found it waiting for a CPU left it waiting (p99, maximum; ns).
 WAKEUP_COLUMNS = ("wakeup_p99", "wakeup_max", "pi_boosts")
-TRACE_COLUMNS = ("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS + WAKEUP_COLUMNS
+BOOST_COLUMNS = ("boost_p99", "boost_max")
+TRACE_COLUMNS = (("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS
+                 + WAKEUP_COLUMNS + BOOST_COLUMNS)
 # where each is in a thread of the trace's JSON
 _TRACE_KEYS = {"placement": ("placement", "wait_ns"),
                "placement_p99": ("placement", "spans_ns", "p99"),
                "placement_max": ("placement", "spans_ns", "max"),
                "wakeup_p99": ("wakeup_latency_ns", "p99"),
                "wakeup_max": ("wakeup_latency_ns", "max"),
-               "pi_boosts": ("pi_boosts",)}
+               "pi_boosts": ("pi_boosts",),
+               "boost_p99": ("pi_boost_latency_ns", "p99"),
+               "boost_max": ("pi_boost_latency_ns", "max")}
 _TRACE_KEYS.update({c: ("placement", f"{c}_ns") for c in LIMIT_COLUMNS})
 # the columns whose row "total" is the longest of the threads' (else the sum)
-_TRACE_LONGEST = ("placement_p99", "placement_max", "wakeup_p99", "wakeup_max")
+_TRACE_LONGEST = ("placement_p99", "placement_max", "wakeup_p99", "wakeup_max", "boost_p99",
+                  "boost_max")
 # the columns that are times, in ns in the results (shown in us)
 NS_COLUMNS = ("wait_median", "wait_p99", "wait_max") + tuple(
     c for c in TRACE_COLUMNS if c != "pi_boosts")
@@ -507,32 +514,46 @@ def traced_limits(docs):
         for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
 
 
-def usable_columns(tool, with_trace=False, with_limits=True):
+def traced_boosts(docs):
+    """Whether every whole run of DOCS is traced and has the threads' PI
+    boost latencies (results of rtsched before that do not)."""
+    return traced(docs) and all(
+        isinstance(t.get("pi_boost_latency_ns"), dict)
+        for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
+
+
+def trace_columns(*doc_sets):
+    """The trace columns that every set of DOC_SETS has: none unless every
+    run was traced; the limits' figures in results that tell them apart, the
+    boost latencies in results that measured them."""
+    if not doc_sets or not all(traced(d) for d in doc_sets):
+        return ()
+    return tuple(c for c in TRACE_COLUMNS
+                 if (c not in LIMIT_COLUMNS or all(traced_limits(d) for d in doc_sets))
+                 and (c not in BOOST_COLUMNS or all(traced_boosts(d) for d in doc_sets)))
+
+
+def usable_columns(tool, trace_cols=()):
     """The columns a TOOL's results have: the table's, pi_stress's group
-    figures, and placement when they were traced (WITH_TRACE), with the
-    limits' figures when they tell them (WITH_LIMITS)."""
-    return (COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ())
-            + (trace_columns(with_limits) if with_trace else ()))
+    figures, and TRACE_COLS (trace_columns()) when they were traced."""
+    return COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ()) + tuple(trace_cols)
 
 
-def trace_columns(with_limits=True):
-    """The columns of traced results (WITH_LIMITS: traced since rtsched tells
-    the kernel's RT bandwidth limits apart)."""
-    return TRACE_COLUMNS if with_limits else tuple(
-        c for c in TRACE_COLUMNS if c not in LIMIT_COLUMNS)
-
-
-def check_column(col, tool, with_trace=False, with_limits=True):
-    """Raise unless a TOOL's results (traced: WITH_TRACE; telling the
-    limits apart: WITH_LIMITS) have the column COL."""
-    if col in TRACE_COLUMNS and not with_trace:
+def check_column(col, tool, trace_cols=()):
+    """Raise unless a TOOL's results, whose trace columns are TRACE_COLS
+    (trace_columns()), have the column COL."""
+    if col in TRACE_COLUMNS and not trace_cols:
         raise ResultError(f"{col} is a figure of --trace: these results have runs without "
                           f"placement figures (run with --trace)")
-    if col in LIMIT_COLUMNS and not with_limits:
+    if col in LIMIT_COLUMNS and col not in trace_cols:
         raise ResultError(f"{col} is a figure of runs traced since rtsched tells the kernel's "
                           f"RT bandwidth limits apart: these results are older (their placement "
                           f"has no fair_server_ns)")
-    if col not in usable_columns(tool, with_trace):
+    if col in BOOST_COLUMNS and col not in trace_cols:
+        raise ResultError(f"{col} is a figure of runs traced since rtsched measures how long a "
+                          f"PI boost left a thread waiting: these results are older (their "
+                          f"threads have no pi_boost_latency_ns)")
+    if col not in usable_columns(tool, trace_cols):
         raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
                           f"{', '.join(usable_columns(tool))}")
 
@@ -541,7 +562,7 @@ def resolve_fail_if(spec, docs):
     """A --fail-if condition for the result set DOCS: (column, row index,
     row as given, op, pct), or a ResultError when DOCS have no such cell."""
     col, row, op, pct = parse_fail_if(spec)
-    check_column(col, docs[0]["tool"], traced(docs))
+    check_column(col, docs[0]["tool"], trace_columns(docs))
     return col, task_index(row, rows_of(docs, col)[0]), row, op, pct
 
 

@@ -199,6 +199,33 @@ static void print_preempted(const struct trace_run **runs, size_t nruns)
 	}
 }
 
+/*
+ * The PI boosts that found a thread waiting for a CPU, and how long it
+ * waited after them: what inheritance promised it and when it got it.
+ * Only when some thread had one.
+ */
+static void print_boosted(const struct trace_run **runs, size_t nruns)
+{
+	size_t n = runs[0]->n, i, r;
+	uint64_t any = 0;
+	struct rt_hist lat;
+
+	for (i = 0; i < n; i++)
+		for (r = 0; r < nruns; r++)
+			any += runs[r]->tasks[i].boost_latency.count;
+	if (!any)
+		return;
+	printf("\nPI boosted  while waiting for a CPU   then waited: median      p99      max\n");
+	for (i = 0; i < n; i++) {
+		rt_hist_init(&lat);
+		for (r = 0; r < nruns; r++)
+			rt_hist_merge(&lat, &runs[r]->tasks[i].boost_latency);
+		printf("%10zu: %29llu %20.1f us %7.1f us %7.1f us\n", i,
+		       (unsigned long long)lat.count, us(rt_hist_pct(&lat, 50)),
+		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0));
+	}
+}
+
 /**
  * trace_print - the trace's section under the table, over every run
  *
@@ -248,6 +275,7 @@ void trace_print(const struct trace_run **runs, size_t nruns)
 		       (unsigned long long)ot);
 	}
 	print_preempted(runs, nruns);
+	print_boosted(runs, nruns);
 	print_placement(runs, nruns);
 	print_limits_rule(runs[0]->regime);
 	print_missing_switches(runs, nruns);
@@ -304,6 +332,10 @@ static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i
 	rt_json_uint(j, "switches_out", t->switches_out);
 	rt_json_uint(j, "runnable_ns", t->runnable_ns);
 	rt_json_uint(j, "pi_boosts", t->pi_boosts);
+	rt_hist_summarise(&t->boost_latency, &lat);
+	rt_json_object(j, "pi_boost_latency_ns");
+	rt_hist_json(j, &lat);
+	rt_json_end(j);
 	rt_hist_summarise(&t->place.wait, &lat);
 	rt_json_object(j, "placement");
 	rt_json_uint(j, "wait_ns", t->place.wait_ns);

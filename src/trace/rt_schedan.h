@@ -119,6 +119,7 @@ struct rt_sched_task {
 	uint64_t switches_out;		/* leave some out (idle to task, on some VMs) */
 	uint64_t runnable_ns;		/* runnable but not running */
 	uint64_t pi_boosts;		/* sched_pi_setprio raising it */
+	struct rt_hist boost_latency;	/* raised while runnable, not running: to running, ns */
 	struct rt_sched_place place;
 	cpu_set_t affinity;		/* the CPUs it may run on (rt_sched_task_affinity) */
 	bool affinity_known;		/* else placement counts only the CPU it waits on */
@@ -130,6 +131,8 @@ struct rt_sched_task {
 	bool misplaced;			/* in a span of the measure */
 	uint64_t span_start;		/* when it began */
 	uint64_t span_ns;		/* its length so far, inside the window */
+	bool boost_waiting;		/* raised while runnable, not yet running */
+	uint64_t boost_since;		/* when */
 };
 
 /* Classify a pid that preempted a benchmark thread (not a benchmark thread). */

@@ -31,6 +31,7 @@ void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start, 
 	t->win_start = win_start;
 	t->win_end = win_end;
 	rt_hist_init(&t->wakeup_latency);
+	rt_hist_init(&t->boost_latency);
 	rt_hist_init(&t->place.wait);
 	t->affinity_known = false;
 	t->state = T_SLEEPING;
@@ -82,6 +83,7 @@ static void switch_out(struct rt_sched_walk *w, struct rt_sched_task *t, const s
 	if (inside(t, e->ts))
 		t->switches_out++;
 	t->prio_now = e->prio;
+	t->boost_waiting = false;
 	if (!RT_SEV_RUNNABLE(e->arg)) {
 		t->state = T_SLEEPING;
 		return;
@@ -107,7 +109,10 @@ static void switch_in(struct rt_sched_task *t, const struct rt_sev *e)
 		} else if (t->state == T_PREEMPTED) {
 			t->runnable_ns += e->ts - t->since;
 		}
+		if (t->boost_waiting)
+			rt_hist_add(&t->boost_latency, e->ts - t->boost_since);
 	}
+	t->boost_waiting = false;
 	t->state = T_RUNNING;
 	t->cpu = e->cpu;
 	t->prio_now = e->prio2;
@@ -389,8 +394,14 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		break;
 	case RT_SEV_PI:
 		t = find(tasks, ntasks, e->pid);
-		if (t && e->prio2 < e->prio && inside(t, e->ts))
+		if (t && e->prio2 < e->prio && inside(t, e->ts)) {
 			t->pi_boosts++;
+			/* raised while it waits for a CPU: how long until it has one */
+			if ((t->state == T_PREEMPTED || t->state == T_WAKING) && !t->boost_waiting) {
+				t->boost_waiting = true;
+				t->boost_since = e->ts;
+			}
+		}
 		if (t)
 			t->prio_now = e->prio2;
 		/* a running owner boosted (or unboosted) runs at its new priority */

@@ -194,11 +194,24 @@ static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 	}
 	if (tracefs_trace_off(t->instance) ||
 	    tracefs_instance_file_write(t->instance, "trace_clock", "mono") < 0 ||
-	    tracefs_option_disable(t->instance, TRACEFS_OPTION_OVERWRITE) ||
-	    set_buffers(t, buffer_kb, cpus)) {
+	    tracefs_option_disable(t->instance, TRACEFS_OPTION_OVERWRITE)) {
 		int e = errno ? errno : EIO;
 
 		snprintf(err, len, "setting up the trace instance %s: %s", name, strerror(e));
+		return -e;
+	}
+	errno = 0;
+	if (set_buffers(t, buffer_kb, cpus)) {
+		int e = errno ? errno : EIO;
+		int n = cpus ? rt_cpus_count(cpus) : numa_num_configured_cpus();
+
+		if (e == ENOMEM)
+			snprintf(err, len, "the trace buffers, %zu KiB on each of %d CPU%s (%zu MiB "
+				 "in all), do not fit in memory", buffer_kb, n,
+				 n == 1 ? "" : "s", buffer_kb * (size_t)n / 1024);
+		else
+			snprintf(err, len, "sizing the trace buffers of %s (%zu KiB per CPU): %s",
+				 name, buffer_kb, strerror(e));
 		return -e;
 	}
 	return 0;

@@ -197,11 +197,17 @@ sys.exit(0 if i["cpuset_partition"] == "isolated partition /rt" and i["cpuset_cp
 
 # --- a command that fails in the guest: its status is reported, the rest kept
 rm -rf "${RES:?}"/*
-run_bounded 300 $M --accel tcg --results "$RES" --run 'migrate -d 1 -p' --run 'migrate -t 0' "$KERNEL"
+run_bounded 300 $M --accel tcg --results "$RES" --run 'migrate -d 1 -p' --run 'migrate -t 0' \
+	--run 'migrate -d 1 --trace --trace-buffer 4194304' "$KERNEL"
 check "a failing command makes the matrix fail (exit $rc)" test "$rc" -eq 1
 check "it names the command and its exit status" grep -q "run 2 (migrate -t 0) exited 2" "$TMP/err"
 check "the whole result of the command that ran is kept" \
 	test "$(find "$RES" -name '*-1-migrate-contention-t8-pi.json' | wc -l)" -eq 1
+# trace buffers larger than the guest's memory: what they come to, and the way out
+check "trace buffers past the guest's memory: exit 3, the sizes and --trace-buffer named" \
+	bash -c "grep -q 'run 3 (migrate -d 1 --trace --trace-buffer 4194304) exited 3' '$TMP/err' &&
+		grep -q '^migrate: --trace: the trace buffers, 4194304 KiB on each of 4 CPUs (16384 MiB in all), do not fit in memory; --trace-buffer KB asks for less$' '$TMP/out'" ||
+	diag "$TMP/out"
 
 # --- a kernel without SMP (nosmp): refused by the guest, nothing stored
 rm -rf "${RES:?}"/*

@@ -42,6 +42,8 @@ EOF
 check "  the significance of the differences, from compare" \
 	test "$(grep -c "^Significance, " "$TMP/out")" -eq 2 -a "$(grep -c "Welch's two-sample t-test" "$TMP/out")" -eq 2
 check "  a plot of the migrations" bash -c "file '$TMP/m.png' | grep -q 'PNG image data, 1200 x 600'"
+check "  and names where it is, not the private folder it was drawn in" \
+	grep -qx "plot: wrote $TMP/m.png (1200x600)" "$TMP/out"
 check "  the stored results say they came from a VM" $PY -c '
 import glob, json, sys
 docs = [json.load(open(f)) for f in glob.glob(sys.argv[1] + "/*/vm-*/*.json")]

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
 from rtsched_results import NS_COLUMNS, parse_fail_if, trace_samples, traced  # noqa: E402
 from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
+from rtsched_results import trace_columns, traced_boosts  # noqa: E402
 from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
@@ -122,8 +123,25 @@ ok(traced_limits([ldoc]) and not traced_limits([tdoc]),
 ok(trace_samples([ldoc], 0, "throttled") == [5, 7] and
    trace_samples([ldoc], 1, "throttled_or_fair_server") == [1, 2],
    "throttled and thr|fair per run; the total is their sum")
-raises(lambda: check_column("fair_server", "migrate", True, False), "are older",
+raises(lambda: check_column("fair_server", "migrate", trace_columns([tdoc])), "are older",
        "fair_server of results traced before the limits were told apart")
+ok("fair_server" in trace_columns([ldoc]) and "fair_server" not in trace_columns([ldoc], [tdoc]),
+   "the limits' columns: only where every set tells them apart")
+ok(trace_columns([untraced]) == () and trace_columns() == (), "untraced: no trace column")
+
+# how long a PI boost that found a thread waiting for a CPU left it waiting
+bdoc = {"_path": "b.json", "runs": [woken((1, 2, 3), (1, 2, 3)) for _ in range(2)]}
+for r, mx in zip(bdoc["runs"], (40, 90)):
+    for i, t in enumerate(r["trace"]["threads"]):
+        t["pi_boost_latency_ns"] = {"count": 2, "median": 5, "p99": mx // 2, "max": mx + i}
+ok(traced_boosts([bdoc]) and not traced_boosts([wdoc]),
+   "boost latencies: threads with pi_boost_latency_ns; older results lack it")
+ok(trace_samples([bdoc], 1, "boost_max") == [41, 91] and
+   trace_samples([bdoc], 2, "boost_max") == [41, 91], "boost_max per run; the total the longest")
+ok("boost_max" in trace_columns([bdoc]) and "boost_max" not in trace_columns([bdoc], [wdoc]),
+   "the boost columns only where every set has them")
+raises(lambda: check_column("boost_p99", "pi_stress", trace_columns([wdoc])),
+       "no pi_boost_latency_ns", "boost_p99 of results traced before it was measured")
 
 
 # the regime a result ran under, and where two differ

@@ -142,6 +142,39 @@ TEST(pi_boost_owner_case)
 	EXPECT(t[1].mig_equal_rt == 1 && t[1].mig_lower_rt == 0, "counted as the owner's case: the boost raised the CPU's task to 97");
 }
 
+TEST(boost_latency)
+{
+	struct rt_sched_task t[2];
+	/*
+	 * Low (101) holds a lock and is preempted on CPU 0 by a kthread; high
+	 * (102) blocks on the lock on CPU 1 and low is boosted while it waits
+	 * for a CPU: 50 us later it runs. Then a boost while it runs, and one
+	 * while it sleeps: neither is a wait for a CPU.
+	 */
+	struct rt_sev e[] = {
+		sw(10 * US, 0, 0, 120, 0, 101, 98),
+		sw(20 * US, 0, 101, 98, PREEMPTED, 200, 50),
+		sw(25 * US, 1, 0, 120, 0, 102, 97),
+		sw(30 * US, 1, 102, 97, SLEEP, 0, 120),
+		ev(31 * US, 1, RT_SEV_PI, 101, 98, 0, 0),
+		sw(81 * US, 1, 0, 120, 0, 101, 97),
+		ev(90 * US, 1, RT_SEV_PI, 101, 97, 0, 0),
+		ev(91 * US, 1, RT_SEV_PI, 101, 98, 0, 0),
+		sw(95 * US, 1, 101, 98, SLEEP, 0, 120),
+		ev(96 * US, 1, RT_SEV_PI, 101, 98, 0, 0),
+	};
+
+	e[4].prio2 = 97;	/* 98 -> 97 while preempted: the boost measured */
+	e[6].prio2 = 98;	/* 97 -> 98: its end */
+	e[7].prio2 = 97;	/* raised while running: no wait */
+	e[9].prio2 = 97;	/* raised while asleep: its wake-up latency says the rest */
+	analyse(e, 10, t);
+	EXPECT_EQ(t[0].pi_boosts, 3);
+	EXPECT_EQ(t[0].boost_latency.count, 1);	/* only the boost that found it waiting */
+	EXPECT_EQ(t[0].boost_latency.max, 50 * US);	/* 31 us to 81 us */
+	EXPECT_EQ(t[1].boost_latency.count, 0);
+}
+
 TEST(owner_at_high_priority)
 {
 	struct rt_sched_task t[2];
