@@ -10,7 +10,7 @@
 #   make check-lava   the lab test definition in a real LAVA job, QEMU, offline (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
-#   make reproduce-6.12  the same on 6.12, with PREEMPT_RT, RT_PUSH_IPI off and on
+#   make reproduce-6.12  the same on 6.12, with PREEMPT_RT, RT_PUSH_IPI off and on (85 min cold)
 #
 # CFLAGS from the command line or the environment are kept; V=1 shows commands.
 

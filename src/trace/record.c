@@ -138,7 +138,7 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 		r->dir = rt_tracer_dir(r->tracer);
 		if (!r->dir)
 			snprintf(why, sizeof(why), "out of memory");
-		ret = r->dir ? rt_tracer_filter(r->tracer, NULL, 0) : -ENOMEM;
+		ret = r->dir ? rt_tracer_filter(r->tracer, NULL, 0) : -EIO;
 		if (ret && r->dir)
 			snprintf(why, sizeof(why), "setting the instance's filters: %s",
 				 strerror(-ret));
@@ -146,9 +146,9 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 	if (ret) {
 		snprintf(err, len, "%s", why);
 		trace_recording_close(r);
-		/* what is missing here keeps its errno; anything else failed */
-		return ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP ?
-			       ret : -EIO;
+		/* what is missing here, and buffers too large, keep their errno; anything else failed */
+		return ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP ||
+		       ret == -ENOMEM ? ret : -EIO;
 	}
 	*rp = r;
 	return 0;
