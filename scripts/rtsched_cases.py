@@ -33,12 +33,10 @@ from rtsched_results import (COLUMNS, NS_COLUMNS, Cell, ResultError, cell_verdic
                              rows_of, samples, trace_samples, traced,
                              trace_columns, whole_runs)
 
+# every time is reported in us (the results hold ns)
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
-         "iterations": "iterations", "per_second": "inversions/s", "wait_median": "us",
-         "wait_p99": "us", "wait_max": "us", "placement": "us", "placement_p99": "us",
-         "placement_max": "us", "throttled": "us", "fair_server": "us",
-         "throttled_or_fair_server": "us", "wakeup_p99": "us", "wakeup_max": "us",
-         "pi_boosts": "boosts", "boost_p99": "us", "boost_max": "us"}
+         "iterations": "iterations", "per_second": "inversions/s", "pi_boosts": "boosts",
+         **{c: "us" for c in NS_COLUMNS}}
 # Exit statuses of the benchmarks (migrate(8), pi_stress(8)).
 EXIT_SKIP = 4
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -168,7 +166,7 @@ def measurement_cases(name, doc):
         for g in range(ng + 1):
             for col in ("per_second", "wait_median", "wait_p99", "wait_max"):
                 v = mean_sd(group_samples(docs, g, col))[0]
-                if col != "per_second":
+                if col in NS_COLUMNS:
                     v /= 1000
                 row = "total" if g == ng else f"g{g}"
                 out.append(Case(f"{prefix}{name}-{row}-{col}", "pass", v, UNITS[col]))

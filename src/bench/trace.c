@@ -102,7 +102,7 @@ int bench_trace_open(struct trace_recording **rp, size_t buffer_kb, const struct
 		ret = trace_recording_stream(r, rt_outfile_folder_fd(trace_file),
 					     rt_outfile_name(trace_file),
 					     rt_outfile_temp(trace_file), why, sizeof(why));
-	if (ret == -ENOMEM)
+	if (ret == -EFBIG)
 		snprintf(err, len, "--trace: %s; --trace-buffer KB asks for less", why);
 	else if (ret)
 		snprintf(err, len, "--trace: %s", why);

@@ -119,10 +119,10 @@ int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
  */
 const char *pis_place(int cpu, char *buf, size_t len)
 {
-	if (cpu < 0)
-		snprintf(buf, len, "%s", "");
-	else
+	if (cpu >= 0)
 		snprintf(buf, len, " (CPU %d)", cpu);
+	else if (len)
+		buf[0] = '\0';
 	return buf;
 }
 

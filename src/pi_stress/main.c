@@ -213,14 +213,15 @@ static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, co
 	for (g = 0; g < cfg->nr_groups; g++) {
 		const struct pis_result *r = &res[g];
 		const char *place = pis_place(r->cpu, at, sizeof(at));
+		/* spread, medium spins on another CPU while high waits: the stop ends it */
+		bool unresolved = r->unresolved && !cfg->spread;
 
 		if (r->stalled) {
 			printf("FAIL %sgroup %d%s: no progress for %s: the high thread never "
 			       "got the mutex, priority inversion was not resolved\n",
 			       run, g, place, wd);
 			pass = false;
-		} else if (r->unresolved && !cfg->spread) {
-			/* spread, medium spins on another CPU while high waits: the stop ends it */
+		} else if (unresolved) {
 			printf("FAIL %sgroup %d%s: an inversion was still unresolved when the "
 			       "run ended\n",
 			       run, g, place);
@@ -233,7 +234,7 @@ static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, co
 			pass = false;
 		}
 		if (r->wait.count && r->wait.max > (uint64_t)cfg->wait_bound_ns && !r->stalled &&
-		    !r->unresolved) {
+		    !unresolved) {
 			char why[256];
 
 			if (cfg->spread)

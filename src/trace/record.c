@@ -108,7 +108,7 @@ static const struct recording_ops file_ops = { .finish = file_finish };
  *
  * Returns 0, or a negative errno with @err saying what failed: -ENOENT,
  * -EACCES, -EPERM or -EOPNOTSUPP what is missing here (tracefs, root),
- * -EIO another failure.
+ * -EFBIG buffers that do not fit in memory, -EIO another failure.
  */
 int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t buffer_kb,
 			 const struct bitmask *cpus, char *err, size_t len)
@@ -138,7 +138,7 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 		r->dir = rt_tracer_dir(r->tracer);
 		if (!r->dir)
 			snprintf(why, sizeof(why), "out of memory");
-		ret = r->dir ? rt_tracer_filter(r->tracer, NULL, 0) : -EIO;
+		ret = r->dir ? rt_tracer_filter(r->tracer, NULL, 0) : -ENOMEM;
 		if (ret && r->dir)
 			snprintf(why, sizeof(why), "setting the instance's filters: %s",
 				 strerror(-ret));
@@ -148,7 +148,7 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 		trace_recording_close(r);
 		/* what is missing here, and buffers too large, keep their errno; anything else failed */
 		return ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EOPNOTSUPP ||
-		       ret == -ENOMEM ? ret : -EIO;
+		       ret == -EFBIG ? ret : -EIO;
 	}
 	*rp = r;
 	return 0;

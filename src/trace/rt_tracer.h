@@ -22,6 +22,7 @@ struct rt_tracer;
 #define RT_TRACER_IDLE_KB 4
 
 struct bitmask;
+/* rt_tracer_open() returns -EFBIG when the buffers asked for do not fit in memory */
 int rt_tracer_open(struct rt_tracer **t, const char *name, size_t buffer_kb,
 		   const struct bitmask *cpus, char *err, size_t len);
 char *rt_tracer_dir(struct rt_tracer *t);

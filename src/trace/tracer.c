@@ -205,14 +205,16 @@ static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		int e = errno ? errno : EIO;
 		int n = cpus ? rt_cpus_count(cpus) : numa_num_configured_cpus();
 
-		if (e == ENOMEM)
-			snprintf(err, len, "the trace buffers, %zu KiB on each of %d CPU%s (%zu MiB "
-				 "in all), do not fit in memory", buffer_kb, n,
-				 n == 1 ? "" : "s", buffer_kb * (size_t)n / 1024);
-		else
+		if (e != ENOMEM) {
 			snprintf(err, len, "sizing the trace buffers of %s (%zu KiB per CPU): %s",
 				 name, buffer_kb, strerror(e));
-		return -e;
+			return -e;
+		}
+		/* told apart from any other lack of memory: the caller can ask for less */
+		snprintf(err, len, "the trace buffers, %zu KiB on each of %d CPU%s (%zu MiB in all), "
+			 "do not fit in memory", buffer_kb, n, n == 1 ? "" : "s",
+			 buffer_kb * (size_t)n / 1024);
+		return -EFBIG;
 	}
 	return 0;
 }
