@@ -39,6 +39,8 @@ UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
          **{c: "us" for c in NS_COLUMNS}}
 # Exit statuses of the benchmarks (migrate(8), pi_stress(8)).
 EXIT_SKIP = 4
+# the machine starved the run: no verdict, no result (the programs' exit 5)
+EXIT_STARVED = 5
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
@@ -106,6 +108,9 @@ def run_case(name, status, reason, doc):
         diag.insert(0, reason)
     if status == EXIT_SKIP:
         return Case(f"{name}-run", "skip", diag=diag or ["the machine lacks a capability"])
+    if status == EXIT_STARVED:
+        return Case(f"{name}-run", "skip",
+                    diag=diag or ["the machine starved the run: no verdict"])
     # pi_stress's 1 is its verdict (NAME-shape), not a run that went wrong
     judged = doc is not None and doc.get("tool") == "pi_stress" and status == 1
     if doc is None or (status != 0 and not judged):

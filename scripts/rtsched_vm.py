@@ -163,7 +163,63 @@ def decode_frames(text):
     return out
 
 
-def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append=""):
+TOPOLOGY_KEYS = ("sockets", "cores", "threads", "nodes")
+
+
+def parse_topology(text):
+    """A guest's layout from "sockets=2,cores=2,threads=2,nodes=2": a dict of
+    the four (cores, threads, nodes default to 1; sockets to what is left),
+    or VmError saying what is accepted. Nodes are 1 or one per socket."""
+    topo = {}
+    for part in text.split(","):
+        key, eq, val = part.partition("=")
+        if key not in TOPOLOGY_KEYS or not eq or not re.fullmatch(r"[1-9][0-9]{0,2}", val):
+            raise VmError(f"invalid --topology {text!r}: expected KEY=N,... with KEY one of "
+                          f"{', '.join(TOPOLOGY_KEYS)} and N from 1 to 999")
+        if key in topo:
+            raise VmError(f"invalid --topology {text!r}: {key} given twice")
+        topo[key] = int(val)
+    if "sockets" not in topo:
+        raise VmError(f"invalid --topology {text!r}: sockets= is needed")
+    topo.setdefault("cores", 1)
+    topo.setdefault("threads", 1)
+    topo.setdefault("nodes", 1)
+    if topo["nodes"] not in (1, topo["sockets"]):
+        raise VmError(f"invalid --topology {text!r}: nodes must be 1 or one per socket "
+                      f"({topo['sockets']})")
+    return topo
+
+
+def topology_cpus(topo):
+    """The virtual CPUs a layout has."""
+    return topo["sockets"] * topo["cores"] * topo["threads"]
+
+
+def topology_name(topo):
+    """A layout in a directory name: 2s2c2t2n."""
+    return "".join(f"{topo[k]}{k[0]}" for k in TOPOLOGY_KEYS)
+
+
+def topology_args(topo, memory_mib):
+    """QEMU's -smp and -numa arguments for a layout: memory split over the
+    nodes, each node a socket, the distance between two nodes 21."""
+    args = ["-smp", f"{topology_cpus(topo)},sockets={topo['sockets']},cores={topo['cores']},"
+                    f"threads={topo['threads']}"]
+    nodes = topo["nodes"]
+    if nodes == 1:
+        return args
+    for n in range(nodes):
+        size = memory_mib // nodes + (memory_mib % nodes if n == nodes - 1 else 0)
+        args += ["-object", f"memory-backend-ram,id=mem{n},size={size}M",
+                 "-numa", f"node,nodeid={n},memdev=mem{n}",
+                 "-numa", f"cpu,node-id={n},socket-id={n}"]
+    for a in range(nodes):
+        for b in range(a + 1, nodes):
+            args += ["-numa", f"dist,src={a},dst={b},val=21"]
+    return args
+
+
+def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append="", topology=None):
     """The QEMU command line that boots KERNEL with INITRD, console on stdio.
 
     Under TCG the guest's TSC is marked unstable from boot (tsc=unstable,
@@ -171,12 +227,14 @@ def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append=""):
     some seconds in, and the static key it then flips in sched_clock_cpu()
     is patched with int3 while other virtual CPUs run, which multi-threaded
     TCG can trip on (an "Oops: int3" there, seen in about one boot in ten of
-    Debian's 6.12 here)."""
+    Debian's 6.12 here). TOPOLOGY (parse_topology's) gives the guest
+    sockets, cores, threads and NUMA nodes; CPUS must be its count."""
     if accel != "kvm" and "tsc=" not in append:
         append = f"tsc=unstable {append}"
     cmd = [QEMU, "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-m", str(memory_mib), "-smp", str(cpus),
-           "-kernel", kernel, "-initrd", initrd,
+           "-m", str(memory_mib)]
+    cmd += topology_args(topology, memory_mib) if topology else ["-smp", str(cpus)]
+    cmd += ["-kernel", kernel, "-initrd", initrd,
            "-append", f"console=ttyS0 panic=-1 rdinit=/init {append}".strip(),
            "-serial", "stdio", "-serial", f"file:{data_path}"]
     if accel == "kvm":

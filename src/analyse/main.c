@@ -227,6 +227,7 @@ struct survey {
 	enum rt_bw_regime regime;	/* what an rtsched run's marker says */
 	unsigned long long limit_ns;
 	bool have_regime;
+	struct rt_topology topo;	/* what an rtsched run's markers say; nr_cpus 0: nothing */
 	struct task *tasks;		/* open addressing by pid; pid 0: empty */
 	size_t ntasks, cap;
 	uint64_t first, last, events;
@@ -286,6 +287,7 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 {
 	struct survey *s = ctx;
 	struct trace_window_mark w;
+	int ret;
 
 	(void)ts;
 	(void)cpu;
@@ -294,6 +296,9 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 		s->have_regime = true;
 		return 0;
 	}
+	ret = trace_topology_read(text, &s->topo);
+	if (ret != -EINVAL)
+		return ret;
 	if (trace_window_read(text, &w) || w.run < 0 || w.row > 65536)
 		return 0;
 	if (s->nwin == s->capwin) {
@@ -569,6 +574,8 @@ int main(int argc, char **argv)
 				     RT_BW_UNKNOWN;
 		rw.spans[r].limit_ns = cfg.limit_ns ? (uint64_t)cfg.limit_ns :
 				       s.have_regime ? s.limit_ns : 0;
+		/* migrations by distance only where the run said its machine */
+		rw.spans[r].topo = s.topo.nr_cpus ? &s.topo : NULL;
 	}
 	if (cfg.events)
 		trace_text_header(stdout);
@@ -601,5 +608,6 @@ int main(int argc, char **argv)
 	free(picked);
 	free(s.tasks);
 	free(s.win);
+	rt_topology_free(&s.topo);
 	cli_exit(EXIT_RAN);
 }

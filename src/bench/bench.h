@@ -32,6 +32,7 @@
 
 #include "cli.h"
 #include "env.h"
+#include "machine.h"
 #include "rt_json.h"
 #include "rt_report.h"
 #include "rt_stop.h"
@@ -72,6 +73,7 @@ struct bench_run {
 	int interrupted;		/* the signal that stopped the run, or 0 */
 	bool cut_short;			/* it came before the run had its whole time */
 	int unfinished;			/* threads still running after the signal's grace */
+	struct bench_machine machine;	/* what the machine gave the threads */
 	void *own;			/* the program's own results: bench.own_size bytes */
 };
 

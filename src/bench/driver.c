@@ -56,6 +56,8 @@ static void print_header(const struct bench *b)
 	int i, n;
 
 	b->ops->header(b);
+	if (b->params->common.fit_why[0])
+		printf("note: %s\n", b->params->common.fit_why);
 	bench_print_kernel(&b->sys, b->params->cpus, stdout);
 	n = bench_env_notes(&b->sys, b->params->cpus, &b->work, notes);
 	for (i = 0; i < n; i++)
@@ -203,6 +205,7 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 		if (ops->json_run_head)
 			ops->json_run_head(j, b, r);
 		bench_json_rows(j, r->rows, p->nr_threads);
+		bench_machine_json(j, &r->machine);
 		if (b->trace)
 			trace_json(j, &r->trace);
 		if (i >= b->whole)
@@ -287,7 +290,8 @@ static struct trace_span span_of(const struct bench *b, struct bench_run *run)
 					 .start_ns = run->windows[0].start,
 					 .end_ns = run->windows[0].end,
 					 .regime = b->sys.bw.regime,
-					 .limit_ns = (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw) };
+					 .limit_ns = (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw),
+					 .topo = b->sys.topo.nr_cpus ? &b->sys.topo : NULL };
 	size_t i;
 
 	for (i = 1; i < b->params->nr_threads; i++) {
@@ -375,13 +379,19 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 		if (ret == -ETIMEDOUT) {
 			/* stuck threads still hold the CPUs: say so and leave without waiting */
 			fprintf(stderr, "%s: %s%s\n", ops->name, run, err);
+			if (bench_machine_starved(&r->machine, err, sizeof(err))) {
+				fprintf(stderr, "%s: no verdict: the machine starved the run: %s\n",
+					ops->name, err);
+				bench_exit_running(EXIT_STARVED);
+			}
 			bench_exit_running(ops->stuck_exit);
 		}
 		if (ret)
 			cli_die(EXIT_SYSCALL, "%s%s", run, err);
 		r->startup_ns = r->start_ns - (i ? b->runs[i - 1].end_ns : main_start);
 		trace_recording_mark(b->trace, i, r->windows, n, b->sys.bw.regime,
-				     (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw));
+				     (uint64_t)rt_bandwidth_limit_ns(&b->sys.bw),
+				     b->sys.topo.nr_cpus ? &b->sys.topo : NULL);
 		if (b->trace) {
 			struct trace_span span = span_of(b, r);
 
@@ -415,6 +425,59 @@ static void print_trace(const struct bench *b)
 		runs[i] = &b->runs[i].trace;
 	trace_print(runs, (size_t)b->done);
 	free(runs);
+}
+
+/* Whether any thread of @r completed a pass. */
+static bool did_work(const struct bench *b, const struct bench_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < b->params->nr_threads; i++) {
+		if (r->rows[i].iterations)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The exit status: the signal's, else the verdict's, unless the machine
+ * starved the runs. A failed check on a starved machine is no verdict, and
+ * a run in which no thread completed a pass is no result: both exit 5,
+ * saying why. A starved run that passed is said under the tables.
+ */
+static int verdict(const struct bench *b)
+{
+	const struct bench_run *last = &b->runs[b->done - 1];
+	int i, starved = -1, idle = -1;
+	char why[512] = "", words[600];
+
+	if (last->interrupted)
+		return 128 + last->interrupted;
+	for (i = 0; i < b->whole; i++) {
+		if (starved < 0 && bench_machine_starved(&b->runs[i].machine, why, sizeof(why)))
+			starved = i;
+		if (idle < 0 && !did_work(b, &b->runs[i]))
+			idle = i;
+	}
+	if (starved >= 0 && b->whole > 1)
+		snprintf(words, sizeof(words), "the machine starved run %d: %s", starved + 1, why);
+	else if (starved >= 0)
+		snprintf(words, sizeof(words), "the machine starved the run: %s", why);
+	if (!b->passed && starved >= 0) {
+		fprintf(stderr, "%s: no verdict: %s\n", b->ops->name, words);
+		return EXIT_STARVED;
+	}
+	if (!b->passed)
+		return EXIT_CHECK;
+	if (idle >= 0) {
+		fprintf(stderr, "%s: not a result: no thread completed a pass in run %d (measured "
+			"%.3f s)%s%s\n", b->ops->name, idle + 1, measured_s(&b->runs[idle]),
+			starved >= 0 ? "; " : "", starved >= 0 ? words : "");
+		return EXIT_STARVED;
+	}
+	if (starved >= 0)
+		printf("\nnote: %s; the figures are what the threads got\n", words);
+	return EXIT_RAN;
 }
 
 /**
@@ -487,7 +550,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	if (b.trace)
 		print_trace(&b);
 	bench_trace_out_close();
-	rc = last->interrupted ? 128 + last->interrupted : b.passed ? EXIT_RAN : EXIT_CHECK;
+	rc = verdict(&b);
 	write_json(&b, res, rc);
 	/* threads still run: nothing freed or closed under them (their trace_marker) */
 	if (last->unfinished)

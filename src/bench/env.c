@@ -26,10 +26,14 @@ void bench_sys_read(struct bench_sys *s, const struct bitmask *cpus)
 	    rt_domains_read(&s->dom, "") == -ENOMEM)
 		cli_die(EXIT_SYSCALL, "reading the kernel's settings: out of memory");
 	rt_env_read(&s->env, cpus, "/sys");
+	/* no topology is no failure: the figures by distance are left out */
+	if (rt_topology_read(&s->topo, "") == -ENOMEM)
+		cli_die(EXIT_SYSCALL, "reading the CPU topology: out of memory");
 }
 
 void bench_sys_free(struct bench_sys *s)
 {
+	rt_topology_free(&s->topo);
 	rt_bandwidth_free(&s->bw);
 	rt_domains_free(&s->dom);
 	rt_kernel_free(&s->kernel);
@@ -322,4 +326,8 @@ void bench_print_kernel(const struct bench_sys *s, const struct bitmask *cpus, F
 	bench_bandwidth_line(&s->bw, bw, sizeof(bw));
 	fprintf(out, "kernel %s, %s\nRT bandwidth: %s\n", s->kernel.release, model, bw);
 	print_scheduler(s, cpus, out);
+	if (s->topo.nr_cpus) {
+		rt_topology_describe(&s->topo, cpus, bw, sizeof(bw));
+		fprintf(out, "topology: %s\n", bw);
+	}
 }

@@ -9,6 +9,7 @@
 #include "rt_cpus.h"
 #include "rt_domains.h"
 #include "rt_env.h"
+#include "rt_topology.h"
 #include "rt_kernel.h"
 
 /* What the kernel and the machine say, read once before the run. */
@@ -17,6 +18,7 @@ struct bench_sys {
 	struct rt_bandwidth bw;		/* RT throttling, the fair server */
 	struct rt_domains dom;		/* isolation, cpusets, root domains */
 	struct rt_env env;		/* offline CPUs, the governor */
+	struct rt_topology topo;	/* cores, caches, packages, nodes; nr_cpus 0: unknown */
 	const struct bitmask *housekeeping;	/* the helpers' CPUs (cli_common's), or NULL */
 };
 

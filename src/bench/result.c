@@ -208,6 +208,46 @@ static void json_isolation(struct rt_json *j, const struct rt_domains *d,
 	rt_json_end(j);
 }
 
+/* "topology": each run CPU's core, last-level cache, package and node; the nodes' distances */
+static void json_topology(struct rt_json *j, const struct rt_topology *t,
+			  const struct bitmask *cpus)
+{
+	int i, n = rt_cpus_count(cpus), c, a, b;
+
+	if (!t->nr_cpus) {
+		rt_json_null(j, "topology");
+		return;
+	}
+	rt_json_object(j, "topology");
+	rt_json_int_or_null(j, "cache_level", t->cache_level, t->cache_level > 0);
+	rt_json_array(j, "cpus");
+	for (i = 0; i < n; i++) {
+		const struct rt_cpu_place *p;
+
+		c = rt_cpus_nth(cpus, i);
+		if (c < 0 || c >= t->nr_cpus)
+			continue;
+		p = &t->cpu[c];
+		rt_json_object(j, NULL);
+		rt_json_int(j, "cpu", c);
+		rt_json_int_or_null(j, "core", p->core, p->core >= 0);
+		rt_json_int_or_null(j, "cache", p->cache, p->cache >= 0);
+		rt_json_int_or_null(j, "package", p->package, p->package >= 0);
+		rt_json_int_or_null(j, "node", p->node, p->node >= 0);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	rt_json_array(j, "node_distances");
+	for (a = 0; a < t->nr_nodes; a++) {
+		rt_json_array(j, NULL);
+		for (b = 0; b < t->nr_nodes; b++)
+			rt_json_int(j, NULL, t->distance[a * t->nr_nodes + b]);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+	rt_json_end(j);
+}
+
 static void json_system(struct rt_json *j, const struct bench_sys *sys, const struct bitmask *cpus,
 			const struct rt_work *work)
 {
@@ -237,6 +277,7 @@ static void json_system(struct rt_json *j, const struct bench_sys *sys, const st
 		prev = node;
 	}
 	rt_json_end(j);
+	json_topology(j, &sys->topo, cpus);
 	/* the sysctls as they are, whatever they mean on this kernel (rt_bandwidth says) */
 	rt_json_int_or_null(j, "rt_runtime_us", bw->rt_runtime_us, bw->rt_runtime_us != LONG_MIN);
 	rt_json_int_or_null(j, "rt_period_us", bw->rt_period_us, bw->rt_period_us != LONG_MIN);
@@ -274,6 +315,9 @@ void bench_result_config(struct rt_json *j, void (*fields)(struct rt_json *j, co
 	rt_cpus_format(cpus, buf, sizeof(buf));
 	rt_json_int(j, "base_prio", base_prio);
 	rt_json_str(j, "cpus", buf);
+	/* the default CPUs when the program's shape fits fewer than the usable */
+	rt_json_str(j, "usable_cpus", co->fit_usable[0] ? co->fit_usable : NULL);
+	rt_json_str(j, "cpus_why", co->fit_why[0] ? co->fit_why : NULL);
 	rt_json_int(j, "repeat", co->repeat);
 	rt_json_bool(j, "trace", co->trace);
 	if (co->housekeeping && rt_cpus_format(co->housekeeping, buf, sizeof(buf)) > 0)

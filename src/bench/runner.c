@@ -241,7 +241,21 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 		return ret;
 	}
 	out->start_ns = rt_now_ns(CLOCK_MONOTONIC);
+	bench_machine_start(&out->machine, b->params->cpus);
 	return 0;
+}
+
+/* What the machine gave the threads so far, into @out->machine. */
+static void machine_end(const struct bench *b, struct bench_run *out)
+{
+	uint64_t loops = 0, units = 0;
+	size_t i;
+
+	for (i = 0; i < R.nr; i++) {
+		loops += atomic_load_explicit(&nth(i)->busy_loops, memory_order_relaxed);
+		units += atomic_load_explicit(&nth(i)->busy_units, memory_order_relaxed);
+	}
+	bench_machine_end(&out->machine, b->params->cpus, loops, units, b->work.loops_per_unit);
 }
 
 static int64_t after(int64_t t, int64_t ns)
@@ -349,10 +363,14 @@ static int wait_run(const struct bench *b, struct bench_run *out, char *err, siz
 				 earliest(earliest(limit, stop_by), abandon_at));
 		ts_ns = until == INT64_MAX ? INT64_MAX / 2 : until - now;
 		ts = rt_ns_to_ts(rt_now_ns(CLOCK_REALTIME) + ts_ns);
-		if (sem_timedwait(&R.done, &ts) && errno != ETIMEDOUT && errno != EINTR) {
+		if (!sem_timedwait(&R.done, &ts) || errno == EINTR)
+			continue;
+		if (errno != ETIMEDOUT) {
 			snprintf(err, len, "waiting for the threads: %s", strerror(errno));
 			return -errno;
 		}
+		/* woken by its timer: how late, the machine's evidence */
+		bench_machine_woke(&out->machine, until, rt_now_ns(CLOCK_MONOTONIC));
 	}
 }
 
@@ -428,6 +446,7 @@ int bench_threads_run(const struct bench *b, const struct bench_threads *set,
 		return ret;
 	}
 	ret = wait_run(b, out, err, len);
+	machine_end(b, out);
 	if (ret == -EINTR)
 		return ret;	/* asked to go at once: the threads, the watcher are left */
 	bench_watch_stop(&R.watcher, ret != -ETIMEDOUT);

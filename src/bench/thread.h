@@ -20,6 +20,7 @@
 #include "analysis.h"
 #include "rt_procstat.h"
 #include "rt_report.h"
+#include "rt_work.h"
 
 /*
  * One benchmark thread: what the benchmark describes before the run (the
@@ -37,6 +38,8 @@ struct bench_thread {
 					 * share one); NULL: its iterations */
 	atomic_uint_fast64_t iterations;	/* the table's: counted by the thread itself */
 	atomic_uint_fast64_t cpu_changes;	/* sched_getcpu() changes it saw (no /proc sched) */
+	atomic_uint_fast64_t busy_units;	/* units of busy work done (bench_thread_busy) */
+	atomic_uint_fast64_t busy_loops;	/* the loops they took */
 	int last_cpu;
 	pthread_t thread;
 	pid_t tid;
@@ -55,6 +58,20 @@ struct bench_thread {
 	int err;			/* negative errno of the first failure */
 	const char *err_what;		/* the call that failed */
 };
+
+/* @units units of busy work, tallied: how fast the CPU ran (bench_machine). */
+static inline void bench_thread_busy(struct bench_thread *t, const struct rt_work *w,
+				     uint64_t units)
+{
+	uint64_t loops = rt_busy_loop(w, units);
+
+	atomic_store_explicit(&t->busy_loops,
+			      atomic_load_explicit(&t->busy_loops, memory_order_relaxed) + loops,
+			      memory_order_relaxed);
+	atomic_store_explicit(&t->busy_units,
+			      atomic_load_explicit(&t->busy_units, memory_order_relaxed) + units,
+			      memory_order_relaxed);
+}
 
 #ifndef container_of
 /* The structure of type @type whose member @member is at @ptr. */

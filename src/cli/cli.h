@@ -22,6 +22,7 @@ enum {
 	EXIT_USAGE = 2,		/* bad usage or input */
 	EXIT_SYSCALL = 3,	/* a system call failed at run time */
 	EXIT_MISSING = 4,	/* a requirement is missing here */
+	EXIT_STARVED = 5,	/* no result: the machine did not give the threads time */
 };
 
 /* The options every benchmark has: -c, -q, -r, --json, -h, -V. */
@@ -42,6 +43,9 @@ struct cli_common {
 	bool trace;			/* --trace */
 	const char *trace_out;		/* --trace-out FILE (implies --trace) */
 	int64_t trace_buffer_kb;	/* --trace-buffer: per CPU; 0 sizes it by the run */
+	/* without -c, when the program's default shape fits fewer CPUs than usable */
+	char fit_usable[256];		/* the usable CPUs, or "": the run has them all */
+	char fit_why[1024];		/* what the run's CPUs are and why */
 };
 
 /* getopt_long's values for the long options without a short form */
@@ -90,6 +94,9 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out));
 void cli_common_option(struct cli_common *co, int c, const char *arg, char **argv,
 		       const char *short_options);
 struct bitmask *cli_common_done(struct cli_common *co, int argc, char **argv);
+struct bitmask *cli_fit_cpus(struct cli_common *co, struct bitmask *cpus, int max,
+			     const char *shape);
+int cli_fit_one_more(int base, char *why, size_t len);
 void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t cli_opt(const struct rt_optspec *spec, const char *arg);

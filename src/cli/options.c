@@ -203,11 +203,16 @@ static struct bitmask *cpu_list(const char *opt, const char *arg, const struct b
  */
 int cli_thread_prios(int nr, int base, char *err, size_t len)
 {
+	int n;
+
 	if (base + nr <= RT_PRIO_MAX)
 		return 0;
-	snprintf(err, len,
-		 "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
-		 "accepted: --threads up to %d at this base, or --base-prio up to %d",
-		 nr, base, base, base + nr, RT_PRIO_MAX, RT_PRIO_MAX - base, RT_PRIO_MAX - nr);
+	n = snprintf(err, len,
+		     "%d threads at --base-prio %d need SCHED_FIFO priorities %d-%d, past %d: "
+		     "accepted: --threads up to %d at this base",
+		     nr, base, base, base + nr, RT_PRIO_MAX, RT_PRIO_MAX - base);
+	/* a lower base only where one fits: thread 0 at 1 at the lowest */
+	if (RT_PRIO_MAX - nr >= 1 && n > 0 && (size_t)n < len)
+		snprintf(err + n, len - (size_t)n, ", or --base-prio up to %d", RT_PRIO_MAX - nr);
 	return -EINVAL;
 }

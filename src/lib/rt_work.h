@@ -29,7 +29,7 @@ struct rt_work {
 int rt_work_calibrate(struct rt_work *w, int64_t unit_ns);
 int rt_work_calibrate_clock(struct rt_work *w, int64_t unit_ns, int64_t (*clock)(void));
 void rt_busy_loops(uint64_t loops);
-void rt_busy_loop(const struct rt_work *w, uint64_t units);
+uint64_t rt_busy_loop(const struct rt_work *w, uint64_t units);
 int rt_work_thread_init(void);
 int rt_sleep_until(int64_t deadline_ns);
 int rt_sleep_until_intr(int64_t deadline_ns);

@@ -36,18 +36,25 @@ __attribute__((noinline)) void rt_busy_loops(uint64_t loops)
  * count; but the amount no longer depends on how fast the CPU happens to run
  * (frequency scaling, a busy SMT sibling, a virtual CPU sharing its core),
  * which can change a loop's speed by half between calibration and run.
+ *
+ * Returns the loops it took: against w->loops_per_unit, how fast the CPU ran
+ * while the kernel counted it as the thread's (a virtual CPU its host did
+ * not run still counts).
  */
-void rt_busy_loop(const struct rt_work *w, uint64_t units)
+uint64_t rt_busy_loop(const struct rt_work *w, uint64_t units)
 {
 	int64_t want = (int64_t)units * w->unit_ns;
 	int64_t start = rt_now_ns(CLOCK_THREAD_CPUTIME_ID), left;
 	double per_ns = (double)w->loops_per_unit / (double)w->unit_ns;
-	uint64_t chunk = (uint64_t)(per_ns * SPIN_CHECK_NS) + 1, n;
+	uint64_t chunk = (uint64_t)(per_ns * SPIN_CHECK_NS) + 1, n, done = 0;
 
 	while ((left = want - (rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - start)) > 0) {
 		n = (uint64_t)(per_ns * (double)left) + 1;
-		rt_busy_loops(n < chunk ? n : chunk);
+		n = n < chunk ? n : chunk;
+		rt_busy_loops(n);
+		done += n;
 	}
+	return done;
 }
 
 static int64_t thread_cpu_ns(void)

@@ -10,8 +10,46 @@
 
 #include "migrate.h"
 #include "rt_clock.h"
+#include "rt_sched.h"
 
 #define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
+/* The default CPUs leave every thread time for this many passes, uncontended. */
+#define FIT_PASSES 10
+
+/*
+ * The shortest pass of any thread: thread id holds each lock nr - id + 1
+ * units and sleeps id units after it, nr + 1 units a lock whatever its id.
+ */
+static int64_t pass_ns(int64_t locks, int64_t threads, int64_t unit_ns)
+{
+	return mig_mul_sat(locks, threads + 1, unit_ns, 1);
+}
+
+/*
+ * The most CPUs the default shape fits: 2 x CPUs threads at distinct
+ * priorities from --base-prio, the coordinator above them, and time in the
+ * duration for a pass of a lock per CPU (or --locks): FIT_PASSES of them in
+ * the default duration, one in a duration given.
+ */
+static int contention_fit(const struct mig_cfg *cfg, char *why, size_t len)
+{
+	int64_t dur = cfg->set_duration ? cfg->duration_ns : DEFAULT_DURATION_NS;
+	int prio = (RT_PRIO_MAX - cfg->p.base_prio) / 2, n = prio;
+	int passes = cfg->set_duration ? 1 : FIT_PASSES;
+	char d[32], u[32];
+
+	while (n > 1 && pass_ns(cfg->set_locks ? cfg->nr_locks : n, 2 * n, cfg->unit_ns) >
+			dur / passes)
+		n--;
+	rt_format_duration(d, sizeof(d), dur);
+	rt_format_duration(u, sizeof(u), cfg->unit_ns);
+	snprintf(why, len,
+		 "the contention shape fits %d: its 2 x CPUs threads at distinct SCHED_FIFO "
+		 "priorities from --base-prio %d fit %d CPUs, and a pass takes every thread "
+		 "2 x CPUs + 1 units of %s on each lock, of which --duration %s holds %d on "
+		 "%d", n, cfg->p.base_prio, prio, u, d, passes, n);
+	return n;
+}
 
 static int contention_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
 {
@@ -21,12 +59,46 @@ static int contention_configure(struct mig_cfg *cfg, int ncpus, char *err, size_
 			 "--duration");
 		return -1;
 	}
+	if (!cfg->set_threads && cfg->p.base_prio + 2 * ncpus > RT_PRIO_MAX) {
+		/* only -c or a high -b gets here: without them the CPUs fit */
+		int most = (RT_PRIO_MAX - cfg->p.base_prio) / 2, n;
+
+		n = snprintf(err, len,
+			     "the contention shape on %d CPUs needs 2 x %d threads at distinct "
+			     "SCHED_FIFO priorities from --base-prio %d, past %d: accepted: ",
+			     ncpus, ncpus, cfg->p.base_prio, RT_PRIO_MAX);
+		if (most >= 1 && n > 0 && (size_t)n < len)
+			n += snprintf(err + n, len - (size_t)n, "--cpus of at most %d CPU%s, ",
+				      most, most == 1 ? "" : "s");
+		if (RT_PRIO_MAX - 2 * ncpus >= 1 && n > 0 && (size_t)n < len)
+			n += snprintf(err + n, len - (size_t)n, "--base-prio up to %d, ",
+				      RT_PRIO_MAX - 2 * ncpus);
+		if (n > 0 && (size_t)n < len)
+			snprintf(err + n, len - (size_t)n, "or --threads up to %d",
+				 RT_PRIO_MAX - cfg->p.base_prio);
+		return -1;
+	}
 	if (!cfg->set_threads)
 		cfg->nr_threads = 2 * ncpus;
 	if (!cfg->set_locks)
 		cfg->nr_locks = ncpus;
 	if (!cfg->set_duration)
 		cfg->duration_ns = DEFAULT_DURATION_NS;
+	if (pass_ns(cfg->nr_locks, cfg->nr_threads, cfg->unit_ns) > cfg->duration_ns) {
+		char d[32], p[32], u[32];
+
+		rt_format_duration(d, sizeof(d), cfg->duration_ns);
+		rt_format_duration(p, sizeof(p), pass_ns(cfg->nr_locks, cfg->nr_threads,
+							 cfg->unit_ns));
+		rt_format_duration(u, sizeof(u), cfg->unit_ns);
+		snprintf(err, len,
+			 "--duration %s is shorter than one pass: each of %d threads holds and "
+			 "sleeps %d units of %s on each of %d locks, %s in all, so none could "
+			 "complete one; accepted: a --duration of at least %s, fewer --locks or "
+			 "--threads, or a shorter --unit",
+			 d, cfg->nr_threads, cfg->nr_threads + 1, u, cfg->nr_locks, p, p);
+		return -1;
+	}
 	return 0;
 }
 
@@ -69,6 +141,7 @@ const struct mig_mode mig_contention = {
 	.timed = true,
 	.summary = "2 x CPUs threads take every lock; thread id holds nr-id+1 units, sleeps id",
 	.configure = contention_configure,
+	.fit_cpus = contention_fit,
 	.worst_case_ns = contention_worst_case_ns,
 	.body = contention_body,
 };

@@ -46,10 +46,16 @@ static int lockstep_body(struct mig_run *run, struct mig_thread *t)
 	return 0;
 }
 
+static int lockstep_fit(const struct mig_cfg *cfg, char *why, size_t len)
+{
+	return cli_fit_one_more(cfg->p.base_prio, why, len);
+}
+
 const struct mig_mode mig_lockstep = {
 	.name = "lockstep",
 	.summary = "every thread takes every lock in order, 1 unit held, --loops times",
 	.configure = lockstep_configure,
+	.fit_cpus = lockstep_fit,
 	.worst_case_ns = lockstep_worst_case_ns,
 	.body = lockstep_body,
 };

@@ -68,12 +68,15 @@ static void usage(FILE *out)
 		"                         1ms; a number alone is milliseconds)\n"
 		"  -b, --base-prio N      thread id runs at SCHED_FIFO N + id, 1-98 (default 1);\n"
 		"                         N + threads (the coordinating thread) must be <= 99\n"
-		"  -c, --cpus LIST        run on these CPUs, e.g. 0-3,6 (default: all usable)\n"
+		"  -c, --cpus LIST        run on these CPUs, e.g. 0-3,6 (default: all usable,\n"
+		"                         or the whole nodes, caches or cores of them that\n"
+		"                         the mode's shape fits)\n"
 		"  -q, --quiet            print the table only\n"
 		CLI_USAGE_COMMON
 		"\n"
 		"TIME takes a unit: us, ms, s, m or h. Exit status: 0 ran, 2 bad usage,\n"
-		"3 a system call failed, 4 a requirement is missing (RT privilege).\n"
+		"3 a system call failed, 4 a requirement is missing (RT privilege), 5 no\n"
+		"result: no thread completed a pass, or the machine starved a stuck run.\n"
 		"See migrate(8).\n");
 }
 
@@ -129,6 +132,12 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 		}
 	}
 	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
+	/* without -c or -t, the mode's shape on as many CPUs as it fits */
+	if (!cfg->set_threads) {
+		int fit = cfg->mode->fit_cpus(cfg, err, sizeof(err));
+
+		cfg->p.cpus = cli_fit_cpus(&cfg->p.common, cfg->p.cpus, fit, err);
+	}
 	if (mig_configure(cfg, rt_cpus_count(cfg->p.cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	/* the benchmark threads at base + id, the coordinator above them */

@@ -60,6 +60,8 @@ struct mig_mode {
 	bool timed;			/* a run lasts --duration; else --loops passes */
 	/* Fill in defaults for @ncpus CPUs and check the combination. */
 	int (*configure)(struct mig_cfg *cfg, int ncpus, char *err, size_t len);
+	/* The most CPUs the default shape fits, and in @why the words that say why. */
+	int (*fit_cpus)(const struct mig_cfg *cfg, char *why, size_t len);
 	/* The longest a run can take when every step is serialised (mig_mul_sat). */
 	int64_t (*worst_case_ns)(const struct mig_cfg *cfg);
 	int (*setup)(struct mig_run *run);

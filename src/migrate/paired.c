@@ -8,6 +8,7 @@
  * does its unit of work; the owner unlocks and both meet again on lock_go.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -100,7 +101,7 @@ static int owner_pass(struct mig_run *run, struct mig_thread *t, struct paired *
 		ret = mig_wait(t, &p->lock_wait[l]);
 	if (ret)
 		return ret;
-	rt_busy_loop(&run->work, 1);
+	bench_thread_busy(&t->bt, &run->work, 1);
 	ret = mig_unlock(run, t, iter, l);
 	if (!ret)
 		ret = mig_wait(t, &p->lock_go[l]);
@@ -148,10 +149,21 @@ static int paired_body(struct mig_run *run, struct mig_thread *t)
 	return 0;
 }
 
+/* With --locks the threads are locks + 1 whatever the CPUs: no fit. */
+static int paired_fit(const struct mig_cfg *cfg, char *why, size_t len)
+{
+	if (cfg->set_locks) {
+		snprintf(why, len, "--locks sets the threads");
+		return INT_MAX;
+	}
+	return cli_fit_one_more(cfg->p.base_prio, why, len);
+}
+
 const struct mig_mode mig_paired = {
 	.name = "paired",
 	.summary = "each lock's owner meets the highest thread on it through two barriers",
 	.configure = paired_configure,
+	.fit_cpus = paired_fit,
 	.worst_case_ns = paired_worst_case_ns,
 	.setup = paired_setup,
 	.body = paired_body,

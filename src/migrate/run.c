@@ -64,7 +64,7 @@ int mig_take(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock,
 
 	if (ret)
 		return ret;
-	rt_busy_loop(&run->work, units);
+	bench_thread_busy(&t->bt, &run->work, units);
 	return mig_unlock(run, t, iter, lock);
 }
 

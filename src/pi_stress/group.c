@@ -44,7 +44,7 @@ static int low_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
 		return ret;
 	/* Here only if boosted above medium (or medium gave up). */
 	if (g->run->cfg->hold_ns)
-		rt_busy_loop(&g->run->work, 1);
+		bench_thread_busy(&t->bt, &g->run->work, 1);
 	atomic_store_explicit(&g->low_pass, pass, memory_order_release);
 	ret = rt_mutex_unlock(&g->mutex);
 	if (ret)

@@ -45,7 +45,8 @@ static void usage(FILE *out)
 		"  -c, --cpus LIST        run on these CPUs, e.g. 0-3,6 (default: all usable)\n"
 		"  -q, --quiet            print the table only\n" CLI_USAGE_COMMON
 		"\nExit status: 0 ran, 2 bad usage, 3 a system call failed, 4 a requirement is\n"
-		"missing (RT privilege). See spin(8).\n");
+		"missing (RT privilege), 5 no result: no thread did a unit of work. See\n"
+		"spin(8).\n");
 }
 
 static const struct bench_params *parse(void *config, int argc, char **argv)
@@ -66,6 +67,11 @@ static const struct bench_params *parse(void *config, int argc, char **argv)
 			cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
 	}
 	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
+	if (!cfg->nr_threads) {
+		int fit = cli_fit_one_more(cfg->p.base_prio, err, sizeof(err));
+
+		cfg->p.cpus = cli_fit_cpus(&cfg->p.common, cfg->p.cpus, fit, err);
+	}
 	if (!cfg->nr_threads)	/* CPUs + 1, never more than the priorities above -b hold */
 		cfg->nr_threads = MIN(rt_cpus_count(cfg->p.cpus) + 1,
 				      RT_PRIO_MAX - cfg->p.base_prio);
@@ -92,7 +98,7 @@ static struct bench_thread threads[98];	/* one run's, kept if it leaves them run
 static int body(struct bench_thread *t)
 {
 	while (!bench_thread_stopping(t)) {
-		rt_busy_loop(&work, 1);
+		bench_thread_busy(t, &work, 1);
 		bench_thread_count(t);
 	}
 	return 0;

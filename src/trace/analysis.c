@@ -195,6 +195,8 @@ static int prepare(struct analysis *a, bool have_proc)
 			return -ENOMEM;
 		rt_sched_walk_regime(a->walks[r], a->spans[r].regime, a->spans[r].limit_ns);
 		run->regime = a->spans[r].regime;
+		rt_sched_walk_topology(a->walks[r], a->spans[r].topo);
+		run->have_topology = a->spans[r].topo != NULL;
 		rt_sched_walk_cpus(a->walks[r], run->cpus, run->ncpus);
 		if (a->out)
 			rt_sched_walk_spans(a->walks[r], write_span, a);

@@ -31,6 +31,7 @@ struct trace_run {
 	size_t ncpus;
 	bool have_proc;			/* proc_migrations known (a benchmark's own run) */
 	enum rt_bw_regime regime;	/* the RT bandwidth limits the analysis read it by */
+	bool have_topology;		/* the tasks' mig_distance were counted */
 	uint64_t count[RT_SEV_TYPES];
 	uint64_t events, lost;
 	int64_t analysis_ns;		/* reading, decoding and analysing them */
@@ -43,6 +44,7 @@ struct trace_span {
 	struct trace_run *out;
 	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits in it */
 	uint64_t limit_ns;		/* the longest of them (0: the kernels' default) */
+	const struct rt_topology *topo;	/* the machine's, or NULL: no migrations by distance */
 };
 
 enum rt_preemptor trace_classify(pid_t pid, void *ctx);

@@ -220,11 +220,12 @@ void trace_recording_pause(struct trace_recording *r)
  * tracing), recorded while they are written
  */
 void trace_recording_mark(struct trace_recording *r, int run, const struct trace_window *w,
-			  size_t n, enum rt_bw_regime regime, uint64_t limit_ns)
+			  size_t n, enum rt_bw_regime regime, uint64_t limit_ns,
+			  const struct rt_topology *topo)
 {
 	if (r)
 		rt_tracer_start(r->tracer);
-	trace_window_mark_all(run, w, n, regime, limit_ns);
+	trace_window_mark_all(run, w, n, regime, limit_ns, topo);
 	if (r)
 		rt_tracer_stop(r->tracer);
 }

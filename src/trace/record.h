@@ -29,7 +29,8 @@ int trace_recording_stream(struct trace_recording *r, int dir_fd, const char *na
 int trace_recording_begin(struct trace_recording *r, const pid_t *tids, size_t n);
 void trace_recording_pause(struct trace_recording *r);
 void trace_recording_mark(struct trace_recording *r, int run, const struct trace_window *w,
-			  size_t n, enum rt_bw_regime regime, uint64_t limit_ns);
+			  size_t n, enum rt_bw_regime regime, uint64_t limit_ns,
+			  const struct rt_topology *topo);
 int trace_recording_run_done(struct trace_recording *r, struct trace_span *span, size_t n,
 			     char *err, size_t len);
 int trace_recording_finish(struct trace_recording *r, struct trace_span *spans, size_t nruns,

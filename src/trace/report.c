@@ -226,6 +226,33 @@ static void print_boosted(const struct trace_run **runs, size_t nruns)
 	}
 }
 
+/*
+ * The migrations by the distance they crossed: to a sibling of the same
+ * core, within the last-level cache, within the NUMA node, to another node.
+ * Only where the topology of the machine the trace is of is known.
+ */
+static void print_distances(const struct trace_run **runs, size_t nruns)
+{
+	size_t n = runs[0]->n, i, r;
+	uint64_t d[RT_DISTANCES];
+	int k;
+
+	for (r = 0; r < nruns; r++) {
+		if (!runs[r]->have_topology)
+			return;
+	}
+	printf("\nMigrations by distance  sibling    cache     node   remote\n");
+	for (i = 0; i < n; i++) {
+		memset(d, 0, sizeof(d));
+		for (r = 0; r < nruns; r++)
+			for (k = 0; k < RT_DISTANCES; k++)
+				d[k] += runs[r]->tasks[i].mig_distance[k];
+		printf("%10zu: %20llu %8llu %8llu %8llu\n", i, (unsigned long long)d[RT_DIST_SIBLING],
+		       (unsigned long long)d[RT_DIST_CACHE], (unsigned long long)d[RT_DIST_NODE],
+		       (unsigned long long)d[RT_DIST_REMOTE]);
+	}
+}
+
 /**
  * trace_print - the trace's section under the table, over every run
  *
@@ -274,6 +301,7 @@ void trace_print(const struct trace_run **runs, size_t nruns)
 		       (unsigned long long)lo, (unsigned long long)eq, (unsigned long long)rn,
 		       (unsigned long long)ot);
 	}
+	print_distances(runs, nruns);
 	print_preempted(runs, nruns);
 	print_boosted(runs, nruns);
 	print_placement(runs, nruns);
@@ -318,6 +346,14 @@ static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i
 	rt_json_uint(j, "equal_rt", t->mig_equal_rt);
 	rt_json_uint(j, "runnable", t->mig_runnable);
 	rt_json_uint(j, "other", t->mig_other);
+	if (run->have_topology) {
+		rt_json_object(j, "by_distance");
+		for (k = 0; k < RT_DISTANCES; k++)
+			rt_json_uint(j, rt_distance_names[k], t->mig_distance[k]);
+		rt_json_end(j);
+	} else {
+		rt_json_null(j, "by_distance");
+	}
 	rt_json_end(j);
 	rt_json_object(j, "preempted");
 	for (k = 0; k < RT_PREEMPTORS; k++)

@@ -10,6 +10,7 @@
 
 #include "rt_hist.h"
 #include "rt_regime.h"
+#include "rt_topology.h"
 
 /*
  * Scheduler events of a run, as the analysis takes them: decoded, in time
@@ -112,6 +113,7 @@ struct rt_sched_task {
 	uint64_t mig_equal_rt;		/* of those: its CPU ran an RT task of its priority */
 	uint64_t mig_runnable;		/* preempted and runnable: pushed or pulled */
 	uint64_t mig_other;		/* running or sleeping: affinity, hotplug */
+	uint64_t mig_distance[RT_DISTANCES];	/* by what they crossed, when the topology is known */
 	uint64_t preempted[RT_PREEMPTORS];
 	struct rt_hist wakeup_latency;	/* sched_waking to running, ns */
 	uint64_t wakeups;		/* sched_waking of it asleep: what the latency could count */
@@ -150,6 +152,7 @@ struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntas
 					 rt_preemptor_fn classify, void *ctx);
 void rt_sched_walk_cpus(struct rt_sched_walk *w, struct rt_sched_cpu *cpus, size_t n);
 void rt_sched_walk_regime(struct rt_sched_walk *w, enum rt_bw_regime regime, uint64_t limit_ns);
+void rt_sched_walk_topology(struct rt_sched_walk *w, const struct rt_topology *topo);
 /* Each span of placement waiting as it ends: its task, its start and end (ns). */
 typedef void (*rt_span_fn)(const struct rt_sched_task *t, uint64_t start, uint64_t end,
 			   void *ctx);

@@ -126,12 +126,15 @@ static void switch_in(struct rt_sched_task *t, const struct rt_sev *e)
  * preempted it and stayed, but was moved; with an RT task of the same
  * priority, it is the article's last case, the PI-boosted lock owner.
  */
-static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struct cpu_now *cpus)
+static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struct cpu_now *cpus,
+		    const struct rt_topology *topo)
 {
 	int32_t from = (int32_t)e->arg;
 
 	if (inside(t, e->ts)) {
 		t->migrations++;
+		if (topo)
+			t->mig_distance[rt_topology_distance(topo, from, e->arg2)]++;
 		if (t->state == T_WAKING) {
 			t->mig_wakeup++;
 			if (from >= 0 && from < MAX_CPUS && cpus[from].known &&
@@ -149,6 +152,15 @@ static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struc
 	}
 	t->cpu = e->arg2;
 	t->prio_now = e->prio;
+}
+
+/**
+ * rt_sched_walk_topology - the machine the trace is of: each migration is
+ * then counted by the distance it crossed (mig_distance)
+ */
+void rt_sched_walk_topology(struct rt_sched_walk *w, const struct rt_topology *topo)
+{
+	w->topo = topo;
 }
 
 /**
@@ -390,7 +402,7 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 	case RT_SEV_MIGRATE:
 		t = find(tasks, ntasks, e->pid);
 		if (t)
-			migrate(t, e, cpus);
+			migrate(t, e, cpus, w->topo);
 		break;
 	case RT_SEV_PI:
 		t = find(tasks, ntasks, e->pid);

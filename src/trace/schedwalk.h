@@ -68,6 +68,7 @@ struct rt_sched_walk {
 	void *span_ctx;
 	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits */
 	uint64_t limit_bound;	/* the longest a stretch of them lasts, ns */
+	const struct rt_topology *topo;	/* the machine's, for migrations by distance; or NULL */
 };
 
 int rt_place_init(struct rt_sched_walk *w);

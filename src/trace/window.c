@@ -5,11 +5,33 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt_cpus.h"
 #include "rt_tracemark.h"
 #include "window.h"
+
+/* The topology's markers (TRACE_TOPOLOGY_MARK, a TRACE_CPU_MARK per CPU with a place). */
+static void mark_topology(const struct rt_topology *t)
+{
+	char dist[1024];
+	size_t n = 0;
+	int a, c;
+
+	dist[0] = '\0';
+	for (a = 0; a < t->nr_nodes * t->nr_nodes && n < sizeof(dist); a++)
+		n += (size_t)snprintf(dist + n, sizeof(dist) - n, "%s%d", a ? "," : "",
+				      t->distance[a]);
+	/* too many nodes for one marker: their distances unsaid */
+	rt_tracemark_all(TRACE_TOPOLOGY_MARK, t->cache_level, t->nr_nodes,
+			 n < sizeof(dist) ? dist : "-");
+	for (c = 0; c < t->nr_cpus; c++) {
+		if (t->cpu[c].core >= 0)
+			rt_tracemark_all(TRACE_CPU_MARK, c, t->cpu[c].core, t->cpu[c].cache,
+					 t->cpu[c].package, t->cpu[c].node);
+	}
+}
 
 /**
  * trace_window_mark_all - write run @run's windows into the trace, one
@@ -21,13 +43,15 @@
  * record around the benchmark (the top instance's marker)
  */
 void trace_window_mark_all(int run, const struct trace_window *w, size_t n,
-			   enum rt_bw_regime regime, uint64_t limit_ns)
+			   enum rt_bw_regime regime, uint64_t limit_ns, const struct rt_topology *topo)
 {
 	char cpus[1024];
 	size_t i;
 
 	rt_tracemark_all(TRACE_REGIME_MARK, rt_bw_regime_names[regime],
 			 (unsigned long long)limit_ns);
+	if (topo)
+		mark_topology(topo);
 	for (i = 0; i < n; i++) {
 		if (!w[i].affinity_known || rt_cpus_format_set(&w[i].affinity, cpus, sizeof(cpus)) < 0 ||
 		    strlen(cpus) + 1 >= sizeof(cpus))
@@ -75,4 +99,67 @@ int trace_regime_read(const char *text, enum rt_bw_regime *regime, unsigned long
 		return -EINVAL;
 	*regime = rt_bw_regime_of(name);
 	return 0;
+}
+
+/* Make room in @t for CPU @cpu and node @node; -ENOMEM. */
+static int grow(struct rt_topology *t, int cpu, int nodes)
+{
+	struct rt_cpu_place *p;
+	int *d, c;
+
+	if (cpu >= t->nr_cpus) {
+		p = realloc(t->cpu, (size_t)(cpu + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		for (c = t->nr_cpus; c <= cpu; c++)
+			p[c] = (struct rt_cpu_place){ -1, -1, -1, -1 };
+		t->cpu = p;
+		t->nr_cpus = cpu + 1;
+	}
+	if (nodes > t->nr_nodes) {
+		d = calloc((size_t)nodes * (size_t)nodes, sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		free(t->distance);
+		t->distance = d;
+		t->nr_nodes = nodes;
+	}
+	return 0;
+}
+
+/**
+ * trace_topology_read - read a marker of the topology (TRACE_TOPOLOGY_MARK
+ * or TRACE_CPU_MARK) into @t, which starts zeroed and grows as CPUs come
+ * (rt_topology_free() frees it)
+ *
+ * Returns 0, -EINVAL when @text is another marker, -ENOMEM.
+ */
+int trace_topology_read(const char *text, struct rt_topology *t)
+{
+	struct rt_cpu_place p;
+	int cpu, level, nodes, i, ret;
+	char dist[1024], *s, *end;
+
+	if (sscanf(text, "rtsched cpu %d: core %d cache %d package %d node %d", &cpu, &p.core,
+		   &p.cache, &p.package, &p.node) == 5) {
+		if (cpu < 0 || cpu > 1 << 16 || p.node < -1 || p.node > 1 << 10)
+			return -EINVAL;
+		ret = grow(t, cpu, p.node + 1);
+		if (!ret)
+			t->cpu[cpu] = p;
+		return ret;
+	}
+	if (sscanf(text, "rtsched topology: cache_level %d nodes %d distances %1023s", &level,
+		   &nodes, dist) != 3 || nodes < 1 || nodes > 1 << 10)
+		return -EINVAL;
+	t->cache_level = level;
+	ret = grow(t, -1, nodes);
+	for (i = 0, s = dist; !ret && i < nodes * nodes && *s != '-'; i++, s = end + 1) {
+		t->distance[i] = (int)strtol(s, &end, 10);
+		if (end == s || (*end != ',' && *end))
+			break;
+		if (!*end)
+			break;
+	}
+	return ret;
 }

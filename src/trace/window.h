@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "rt_regime.h"
+#include "rt_topology.h"
 
 struct trace_window {
 	pid_t tid;
@@ -40,6 +41,15 @@ struct trace_window {
  */
 #define TRACE_REGIME_MARK "rtsched bandwidth: %s limit_ns %llu"
 
+/*
+ * The machine's topology, said once per run before its windows, so that an
+ * analysis of the file alone counts migrations by distance as the run's
+ * own did: the last-level cache's level and the nodes' distances (row
+ * after row, comma-separated), then a marker per CPU that has a place.
+ */
+#define TRACE_TOPOLOGY_MARK "rtsched topology: cache_level %d nodes %d distances %s"
+#define TRACE_CPU_MARK "rtsched cpu %d: core %d cache %d package %d node %d"
+
 /* A window as its marker says it. */
 struct trace_window_mark {
 	int run;
@@ -48,8 +58,9 @@ struct trace_window_mark {
 };
 
 void trace_window_mark_all(int run, const struct trace_window *w, size_t n,
-			   enum rt_bw_regime regime, uint64_t limit_ns);
+			   enum rt_bw_regime regime, uint64_t limit_ns, const struct rt_topology *topo);
 int trace_window_read(const char *text, struct trace_window_mark *m);
 int trace_regime_read(const char *text, enum rt_bw_regime *regime, unsigned long long *limit_ns);
+int trace_topology_read(const char *text, struct rt_topology *t);
 
 #endif

@@ -45,7 +45,8 @@ run_bounded 60 ./migrate -q -d 1 --trace --json "$j"
 ok $rc "--trace runs (exit $rc)"
 check "  prints the events it read" grep -qE '^trace: [1-9][0-9]* events \(sched_switch [0-9]+, sched_waking' "$TMP/out"
 check "  and lost none" test "$(grep -c 'LOST' "$TMP/out")" -eq 0
-check "  the migrations by cause, one row per thread" test "$(sed -n '/^Migrations/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  the migrations by cause, one row per thread" test "$(sed -n '/^Migrations  traced/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  and by distance, one row per thread" test "$(sed -n '/^Migrations by distance/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  the preemptions and waits, one row per thread" test "$(sed -n '/^Preempted/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  the placement waits, one row per thread" test "$(sed -n '/^Placement/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  and one row per CPU" test "$(sed -n '/^CPU  /,/^$/p' "$TMP/out" | grep -cE '^ *[0-9]+:')" -eq $NCPUS
@@ -77,6 +78,14 @@ sys.exit(0 if m and all(abs(x["traced"] - x["proc"]) <= 1 for x in m) else 1)' "
 check "  causes add up to the traced migrations" /usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if all(t["migrations"]["at_wakeup"] + t["migrations"]["runnable"] + t["migrations"]["other"] == t["migrations"]["traced"] and t["migrations"]["lower_rt"] + t["migrations"]["equal_rt"] <= t["migrations"]["at_wakeup"] for r in d["runs"] for t in r["trace"]["threads"]) else 1)' "$j"
+check "  the distances add up to the traced migrations; the machine's topology in the result" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+topo = d["system"]["topology"]
+print("#", topo["cpus"][:2], [t["migrations"]["by_distance"] for t in d["runs"][0]["trace"]["threads"]])
+ok = len(topo["cpus"]) == d["system"]["nr_cpus"] and all(
+    sum(t["migrations"]["by_distance"].values()) == t["migrations"]["traced"]
+    for r in d["runs"] for t in r["trace"]["threads"])
+sys.exit(0 if ok else 1)' "$j"
 check "  no rtsched trace instance is left behind" test "$(instances)" -eq 0
 check "  and one left by a killed run was removed" test ! -e "$dir/instances/rtsched-999999999"
 

@@ -54,6 +54,10 @@ ok(c.result == "skip" and "CAP_SYS_NICE" in c.diag[0], "exit 4: skip, the progra
 c = run_case("m", 3, "migrate: calibrating: Numerical result out of range", None)
 ok(c.result == "fail" and c.diag[0] == "exit 3, no result file", "exit 3 without a file: fail")
 ok(run_case("m", 0, None, None).result == "fail", "exit 0 but no result: fail")
+c = run_case("p", 5, "pi_stress: no verdict: the machine starved the run: the coordinator, "
+             "above every thread, woke 1013 ms late", pi_stress(False))
+ok(c.result == "skip" and "woke 1013 ms late" in c.diag[0],
+   "exit 5: skip, the starved machine's line as reason, not a kernel's failure")
 ok(run_case("m", None, None, migrate([[5, 0]], status=0)).result == "pass",
    "no status given: the result's return_code decides")
 cut = migrate([[5, 0]])

@@ -47,6 +47,8 @@ static int stand_in_signal;	/* a signal collect() says interrupted the run */
 static int stand_in_interrupt_run = -1;
 static bool stand_in_cut_short;	/* the signal came before the run's time was over */
 static bool stand_in_fails_check;
+static bool stand_in_idle;	/* collect() sets rows of no pass */
+static double stand_in_speed = -1;	/* collect() sets the busy loop's speed */
 
 static int stand_in_runs;
 static struct bench_thread stand_in_threads[2];
@@ -174,8 +176,10 @@ static void stand_in_collect(struct bench *b, struct bench_run *r)
 		r->have_migrations = true;
 		for (i = 0; i < 2; i++)
 			r->rows[i] = (struct rt_row){ 10 + (uint64_t)stand_in_runs * 2, 5, 1 + i,
-						      100 * (i + 1) };
+						      stand_in_idle ? 0 : 100 * (i + 1) };
 	}
+	if (stand_in_speed >= 0)
+		r->machine.speed = stand_in_speed;
 	if (stand_in_runs == stand_in_interrupt_run) {
 		r->interrupted = stand_in_signal;
 		r->cut_short = stand_in_cut_short;
@@ -504,6 +508,65 @@ TEST_TIMEOUT(failed_check_exits_1, 30)
 	EXPECT_EQ(o.status, EXIT_CHECK);
 	EXPECT_CONTAINS(o.out, "FAIL: as asked");
 	EXPECT_CONTAINS(o.json, "\"return_code\": 1");
+}
+
+/* A failed check on a starved machine is no verdict: its own status and line. */
+TEST_TIMEOUT(starved_failure_is_no_verdict, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_fails_check = true;
+	stand_in_speed = 0.03;
+	invoke(&stand_in_ops, &o, "-q");
+	EXPECT_EQ(o.status, EXIT_STARVED);
+	EXPECT_STR(o.err, "stand-in: no verdict: the machine starved the run: the threads' busy "
+		   "loop ran at 3% of its calibrated speed while the kernel counted the time as "
+		   "theirs (a virtual CPU its host did not run)\n");
+	EXPECT_CONTAINS(o.json, "\"return_code\": 5");
+	EXPECT_CONTAINS(o.json, "\"starved\": true");
+}
+
+/* A starved run that passed is still a run: said under the tables, exit 0. */
+TEST_TIMEOUT(starved_pass_is_said, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_speed = 0.1;
+	invoke(&stand_in_ops, &o, "-q");
+	EXPECT_EQ(o.status, EXIT_RAN);
+	EXPECT_CONTAINS(o.out, "note: the machine starved the run: the threads' busy loop ran at "
+			"10%");
+	EXPECT_CONTAINS(o.json, "\"busy_speed\": 0.1");
+}
+
+/* A run in which no thread completed a pass is no result: never a table of zeros with 0. */
+TEST_TIMEOUT(no_pass_is_no_result, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	stand_in_idle = true;
+	invoke(&stand_in_ops, &o, "-q -r 2");
+	EXPECT_EQ(o.status, EXIT_STARVED);
+	EXPECT_STR(o.err, "stand-in: not a result: no thread completed a pass in run 1 "
+		   "(measured 0.500 s)\n");
+	EXPECT_CONTAINS(o.json, "\"return_code\": 5");
+}
+
+/* A healthy machine: the evidence is in the result, and says so. */
+TEST_TIMEOUT(the_machine_is_measured, 30)
+{
+	struct outcome o;
+
+	need_rt();
+	invoke(&stand_in_ops, &o, "-q");
+	EXPECT_EQ(o.status, EXIT_RAN);
+	EXPECT_CONTAINS(o.json, "\"machine\": {");
+	EXPECT_CONTAINS(o.json, "\"starved\": false");
+	/* the stand-in does no busy work: no speed to tell */
+	EXPECT_CONTAINS(o.json, "\"busy_speed\": null");
 }
 
 /* the stand-in with @args, SIGTERM "arriving" in its second run */

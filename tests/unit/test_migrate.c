@@ -4,6 +4,8 @@
  * of the whole command line, the trace buffer, the watchdog's stall window
  * and the thread it names.
  */
+#include <limits.h>
+
 #include "cpus_of.h"
 #include "harness.h"
 #include "migrate.h"
@@ -45,7 +47,83 @@ static const struct mode_case mode_cases[] = {
 	  "98 threads at --base-prio 2 need SCHED_FIFO priorities 2-100, past 99" },
 	{ "worst-case-too-long", "lockstep", 2, 98, 1024, 0, 100000000, 1, 0, 0, 0,
 	  "could take longer than" },
+	/* 98 threads on 64 locks: a pass is 64 x 99 units, past 5 s */
+	{ "pass-longer-than-duration", "contention", 64, 98, 0, 5 * RT_NSEC_PER_SEC, 0, 1, 0, 0,
+	  0, "--duration 5s is shorter than one pass: each of 98 threads holds and sleeps 99 "
+	  "units of 1ms on each of 64 locks, 6336ms in all" },
+	{ "pass-fits-the-duration", "contention", 64, 98, 0, 7 * RT_NSEC_PER_SEC, 0, 1, 98, 64,
+	  7 * RT_NSEC_PER_SEC, NULL },
+	/* --cpus of more than the shape fits: the advice names what would do */
+	{ "too-many-cpus", "contention", 64, 0, 0, 0, 0, 1, 0, 0, 0,
+	  "the contention shape on 64 CPUs needs 2 x 64 threads at distinct SCHED_FIFO "
+	  "priorities from --base-prio 1, past 99: accepted: --cpus of at most 49 CPUs, "
+	  "or --threads up to 98" },
+	{ "base-leaves-one-cpu", "contention", 2, 0, 0, 0, 0, 97, 0, 0, 0,
+	  "accepted: --cpus of at most 1 CPU, --base-prio up to 95, or --threads up to 2" },
+	{ "base-leaves-none", "contention", 2, 0, 0, 0, 0, 98, 0, 0, 0,
+	  "accepted: --base-prio up to 95, or --threads up to 1" },
 };
+
+/* How many CPUs a mode's default shape fits, and the words that say why. */
+struct fit_case {
+	const char *name;
+	const char *mode;
+	int64_t duration_ns;		/* 0: not given */
+	int locks;			/* 0: not given */
+	int base_prio;
+	int want;
+	const char *want_why;
+};
+
+static const struct fit_case fit_cases[] = {
+	/* ten passes of 22 x 45 units fit 10 s; of 23 x 47 they do not */
+	{ "contention-default", "contention", 0, 0, 1, 22,
+	  "the contention shape fits 22: its 2 x CPUs threads at distinct SCHED_FIFO priorities "
+	  "from --base-prio 1 fit 49 CPUs, and a pass takes every thread 2 x CPUs + 1 units of "
+	  "1ms on each lock, of which --duration 10s holds 10 on 22" },
+	/* a duration given needs one pass: 49 x 99 units fit a minute */
+	{ "contention-a-minute", "contention", 60 * RT_NSEC_PER_SEC, 0, 1, 49, "holds 1 on 49" },
+	{ "contention-one-second", "contention", RT_NSEC_PER_SEC, 0, 1, 22, NULL },
+	{ "contention-few-locks", "contention", 0, 2, 1, 49, NULL },
+	{ "contention-high-base", "contention", 60 * RT_NSEC_PER_SEC, 0, 61, 19, NULL },
+	{ "lockstep", "lockstep", 0, 0, 1, 97,
+	  "its CPUs + 1 threads at distinct SCHED_FIFO priorities from --base-prio 1, and the "
+	  "coordinator above them, fit 97 CPUs" },
+	{ "paired", "paired", 0, 0, 11, 87, NULL },
+	{ "paired-locks-set-the-threads", "paired", 0, 8, 1, INT_MAX, NULL },
+};
+
+TEST_TABLE(default_cpus_fit_the_shape, struct fit_case, fit_cases)
+{
+	struct mig_cfg cfg = {
+		.mode = mig_mode_named(row->mode),
+		.duration_ns = row->duration_ns, .set_duration = row->duration_ns != 0,
+		.nr_locks = row->locks, .set_locks = row->locks != 0,
+		.unit_ns = RT_NSEC_PER_MSEC, .p.base_prio = row->base_prio,
+	};
+	char why[1024] = "";
+
+	ASSERT(cfg.mode, "no mode named %s", row->mode);
+	EXPECT_EQ(cfg.mode->fit_cpus(&cfg, why, sizeof(why)), row->want);
+	if (row->want_why)
+		EXPECT_CONTAINS(why, row->want_why);
+}
+
+/* What the default fit gives, the configuration takes: no refusal on options not given. */
+TEST(the_fit_is_accepted)
+{
+	int base, n;
+
+	for (base = 1; base <= 97; base++) {
+		struct mig_cfg cfg = { .mode = &mig_contention, .unit_ns = RT_NSEC_PER_MSEC,
+				       .p.base_prio = base };
+		char err[1024] = "";
+
+		n = cfg.mode->fit_cpus(&cfg, err, sizeof(err));
+		EXPECT(mig_configure(&cfg, n, err, sizeof(err)) == 0,
+		       "--base-prio %d on %d CPUs refused: %s", base, n, err);
+	}
+}
 
 static struct mig_cfg cfg_of(const struct mode_case *c)
 {

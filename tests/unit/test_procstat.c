@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_cpustat.h"
 #include "rt_procstat.h"
 #include "harness.h"
 
@@ -80,4 +81,33 @@ TEST(this_thread)
 	rt_procstat_read("/proc", gettid(), &after);
 	EXPECT(after.vol >= before.vol + 2, "two sleeps, voluntary switches %llu -> %llu",
 	       (unsigned long long)before.vol, (unsigned long long)after.vol);
+}
+
+/* /proc/stat's CPU lines: all the time of the CPUs asked for, and their steal. */
+TEST(cpu_time_and_steal)
+{
+	static const char stat[] =
+		"cpu  100 0 50 1000 0 0 0 30 0 0\n"
+		"cpu0 10 1 5 100 2 3 4 7 9 9\n"
+		"cpu1 20 0 10 200 0 0 0 23 0 0\n"
+		"intr 12345 0 0\n"
+		"cpu2 1 1 1 1 1 1 1 1 0 0\n";
+	struct bitmask *m = numa_allocate_cpumask();
+	struct rt_cputime t;
+
+	numa_bitmask_setbit(m, 0);
+	numa_bitmask_setbit(m, 2);
+	ASSERT_EQ(rt_cpustat_parse(stat, m, &t), 0);
+	/* guest time is in user already: 8 fields */
+	EXPECT_EQ(t.total, 10 + 1 + 5 + 100 + 2 + 3 + 4 + 7 + 8);
+	EXPECT_EQ(t.steal, 7 + 1);
+	/* a CPU without a line */
+	numa_bitmask_setbit(m, 3);
+	EXPECT_EQ(rt_cpustat_parse(stat, m, &t), -EINVAL);
+	numa_bitmask_clearall(m);
+	numa_bitmask_setbit(m, 0);
+	EXPECT_EQ(rt_cpustat_read("/proc", m, &t), 0);
+	EXPECT_TRUE(t.total > 0);
+	EXPECT_EQ(rt_cpustat_read("/nonexistent", m, &t), -ENOENT);
+	numa_free_cpumask(m);
 }

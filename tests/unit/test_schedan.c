@@ -322,3 +322,51 @@ TEST_TIMEOUT(walk_memory_does_not_grow_with_events, 30)
 	EXPECT_EQ(t[1].wakeup_latency.count, 500000);
 	EXPECT(after <= before + 4096, "%zu bytes more in use after 2 million events", after - before);
 }
+
+/*
+ * Migrations by distance on a machine of two nodes, each a core of two
+ * threads (CPUs 0-1 and 2-3) sharing an L3 with a second core (CPUs 4-5 and
+ * 6-7): a move to the sibling, within the cache, across nodes; without the
+ * topology, none are counted by distance.
+ */
+TEST(migrations_by_distance)
+{
+	struct rt_cpu_place cpu[8];
+	int distance[4] = { 10, 20, 20, 10 };
+	struct rt_topology topo = { .nr_cpus = 8, .cpu = cpu, .cache_level = 3, .nr_nodes = 2,
+				    .distance = distance };
+	const struct rt_sev e[] = {
+		ev(10 * US, 0, RT_SEV_MIGRATE, 101, 98, 0, 1),	/* sibling */
+		ev(20 * US, 1, RT_SEV_MIGRATE, 101, 98, 1, 4),	/* the same L3 */
+		ev(30 * US, 4, RT_SEV_MIGRATE, 101, 98, 4, 2),	/* to the other node */
+		ev(40 * US, 2, RT_SEV_MIGRATE, 101, 98, 2, 6),	/* its L3 */
+	};
+	struct rt_sched_task t, bare;
+	struct rt_sched_walk *w;
+	size_t i;
+	int c;
+
+	for (c = 0; c < 8; c++)
+		cpu[c] = (struct rt_cpu_place){ .core = c & ~1, .cache = c < 2 || (c >= 4 && c < 6) ? 0 : 2,
+						.package = (c / 2) % 2, .node = (c / 2) % 2 };
+	rt_sched_task_init(&t, 101, 0, 100 * US);
+	rt_sched_task_init(&bare, 101, 0, 100 * US);
+	w = rt_sched_walk_new(&t, 1, NULL, NULL);
+	ASSERT_TRUE(w != NULL);
+	rt_sched_walk_topology(w, &topo);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(rt_sched_walk_feed(w, &e[i]), 0);
+	rt_sched_walk_free(w);
+	EXPECT_EQ(t.migrations, 4);
+	EXPECT_EQ(t.mig_distance[RT_DIST_SIBLING], 1);
+	EXPECT_EQ(t.mig_distance[RT_DIST_CACHE], 2);
+	EXPECT_EQ(t.mig_distance[RT_DIST_NODE], 0);
+	EXPECT_EQ(t.mig_distance[RT_DIST_REMOTE], 1);
+	w = rt_sched_walk_new(&bare, 1, NULL, NULL);
+	ASSERT_TRUE(w != NULL);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(rt_sched_walk_feed(w, &e[i]), 0);
+	rt_sched_walk_free(w);
+	EXPECT_EQ(bare.migrations, 4);
+	EXPECT_EQ(bare.mig_distance[RT_DIST_CACHE] + bare.mig_distance[RT_DIST_REMOTE], 0);
+}

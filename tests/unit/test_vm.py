@@ -163,6 +163,27 @@ with tempfile.TemporaryDirectory() as d:
     ok("-accel kvm" in " ".join(vm.qemu_command("/k", "/i", 2, 512, "kvm", "/d")),
        "kvm when asked")
 
+    # --- a guest's layout: sockets, cores, threads, a node per socket
+    topo = vm.parse_topology("sockets=2,cores=2,threads=2,nodes=2")
+    ok(vm.topology_cpus(topo) == 8 and vm.topology_name(topo) == "2s2c2t2n",
+       "2 sockets of 2 cores of 2 threads: 8 CPUs, 2s2c2t2n")
+    joined = " ".join(vm.qemu_command("/k", "/i", 8, 1000, "tcg", "/d", topology=topo))
+    ok("-smp 8,sockets=2,cores=2,threads=2" in joined
+       and "memory-backend-ram,id=mem0,size=500M" in joined
+       and "-numa cpu,node-id=1,socket-id=1" in joined
+       and "-numa dist,src=0,dst=1,val=21" in joined, "-smp and -numa: a node per socket")
+    ok(vm.parse_topology("sockets=4") == {"sockets": 4, "cores": 1, "threads": 1, "nodes": 1},
+       "cores, threads and nodes default to 1")
+    for bad, why in (("cores=2", "sockets= is needed"), ("sockets=2,nodes=3", "one per socket"),
+                     ("sockets=0", "N from 1 to 999"), ("sockets=2,dies=2", "KEY one of"),
+                     ("sockets=2,sockets=2", "given twice")):
+        try:
+            vm.parse_topology(bad)
+            ok(False, f"--topology {bad} refused")
+        except vm.VmError as e:
+            ok(why in str(e) and str(e).startswith(f"invalid --topology '{bad}'"),
+               f"--topology {bad} refused: {e}")
+
     # --- a guest that never powers off is killed at the limit
     rc, console, secs, killed = vm.boot(["sleep", "30"], 1.0)
     ok(rc is None and "did not power off" in killed and secs < 10,
