@@ -27,7 +27,7 @@ Documentation/dev-tools/ktap.rst). A verdict is a case, never an exit status.
 import re
 import shlex
 
-from rtsched_results import (COLUMNS, NS_COLUMNS, Cell, ResultError, cell_verdict,
+from rtsched_results import (COLUMNS, DISTANCE_COLUMNS, NS_COLUMNS, Cell, ResultError, cell_verdict,
                              check_comparable, condition_holds, group_samples, load_set,
                              mean_sd, nr_groups, nr_tasks, parse_fail_if, resolve_fail_if,
                              rows_of, samples, trace_samples, traced,
@@ -36,7 +36,7 @@ from rtsched_results import (COLUMNS, NS_COLUMNS, Cell, ResultError, cell_verdic
 # every time is reported in us (the results hold ns)
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
          "iterations": "iterations", "per_second": "inversions/s", "pi_boosts": "boosts",
-         **{c: "us" for c in NS_COLUMNS}}
+         **{c: "us" for c in NS_COLUMNS}, **{c: "migrations" for c in DISTANCE_COLUMNS}}
 # Exit statuses of the benchmarks (migrate(8), pi_stress(8)).
 EXIT_SKIP = 4
 # the machine starved the run: no verdict, no result (the programs' exit 5)

@@ -35,8 +35,11 @@ LIMIT_COLUMNS = ("throttled", "fair_server", "throttled_or_fair_server")
 # found it waiting for a CPU left it waiting (p99, maximum; ns).
 WAKEUP_COLUMNS = ("wakeup_p99", "wakeup_max", "pi_boosts")
 BOOST_COLUMNS = ("boost_p99", "boost_max")
+# And in results traced on a machine whose topology was known: the traced
+# migrations by the distance they crossed (row "total": the sum).
+DISTANCE_COLUMNS = ("mig_sibling", "mig_cache", "mig_node", "mig_remote")
 TRACE_COLUMNS = (("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS
-                 + WAKEUP_COLUMNS + BOOST_COLUMNS)
+                 + WAKEUP_COLUMNS + BOOST_COLUMNS + DISTANCE_COLUMNS)
 # where each is in a thread of the trace's JSON
 _TRACE_KEYS = {"placement": ("placement", "wait_ns"),
                "placement_p99": ("placement", "spans_ns", "p99"),
@@ -47,12 +50,13 @@ _TRACE_KEYS = {"placement": ("placement", "wait_ns"),
                "boost_p99": ("pi_boost_latency_ns", "p99"),
                "boost_max": ("pi_boost_latency_ns", "max")}
 _TRACE_KEYS.update({c: ("placement", f"{c}_ns") for c in LIMIT_COLUMNS})
+_TRACE_KEYS.update({c: ("migrations", "by_distance", c[len("mig_"):]) for c in DISTANCE_COLUMNS})
 # the columns whose row "total" is the longest of the threads' (else the sum)
 _TRACE_LONGEST = ("placement_p99", "placement_max", "wakeup_p99", "wakeup_max", "boost_p99",
                   "boost_max")
 # the columns that are times, in ns in the results (shown in us)
 NS_COLUMNS = ("wait_median", "wait_p99", "wait_max") + tuple(
-    c for c in TRACE_COLUMNS if c != "pi_boosts")
+    c for c in TRACE_COLUMNS if c != "pi_boosts" and c not in DISTANCE_COLUMNS)
 # The configuration that must match for two result sets to be comparable,
 # and what must match too where both results say (the published tables do
 # not say how long their runs were).
@@ -524,15 +528,26 @@ def traced_boosts(docs):
         for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
 
 
+def traced_distances(docs):
+    """Whether every whole run of DOCS is traced with its machine's topology
+    known: its threads' migrations by distance."""
+    return traced(docs) and all(
+        isinstance(t.get("migrations", {}).get("by_distance"), dict)
+        for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
+
+
 def trace_columns(*doc_sets):
     """The trace columns that every set of DOC_SETS has: none unless every
     run was traced; the limits' figures in results that tell them apart, the
-    boost latencies in results that measured them."""
+    boost latencies in results that measured them, the migrations by
+    distance where the topology was known."""
     if not doc_sets or not all(traced(d) for d in doc_sets):
         return ()
     return tuple(c for c in TRACE_COLUMNS
                  if (c not in LIMIT_COLUMNS or all(traced_limits(d) for d in doc_sets))
-                 and (c not in BOOST_COLUMNS or all(traced_boosts(d) for d in doc_sets)))
+                 and (c not in BOOST_COLUMNS or all(traced_boosts(d) for d in doc_sets))
+                 and (c not in DISTANCE_COLUMNS
+                      or all(traced_distances(d) for d in doc_sets)))
 
 
 def usable_columns(tool, trace_cols=()):
@@ -555,6 +570,9 @@ def check_column(col, tool, trace_cols=()):
         raise ResultError(f"{col} is a figure of runs traced since rtsched measures how long a "
                           f"PI boost left a thread waiting: these results are older (their "
                           f"threads have no pi_boost_latency_ns)")
+    if col in DISTANCE_COLUMNS and col not in trace_cols:
+        raise ResultError(f"{col} is a figure of runs traced where rtsched knew the machine's "
+                          f"topology: these results have threads without migrations.by_distance")
     if col not in usable_columns(tool, trace_cols):
         raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
                           f"{', '.join(usable_columns(tool))}")

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
 from rtsched_results import NS_COLUMNS, parse_fail_if, trace_samples, traced  # noqa: E402
 from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
-from rtsched_results import trace_columns, traced_boosts  # noqa: E402
+from rtsched_results import trace_columns, traced_boosts, traced_distances  # noqa: E402
 from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
@@ -143,6 +143,23 @@ ok("boost_max" in trace_columns([bdoc]) and "boost_max" not in trace_columns([bd
 raises(lambda: check_column("boost_p99", "pi_stress", trace_columns([wdoc])),
        "no pi_boost_latency_ns", "boost_p99 of results traced before it was measured")
 
+
+# the traced migrations by the distance they crossed, where the topology was known
+ddoc = {"_path": "d.json", "runs": [woken((1, 2, 3), (1, 2, 3)) for _ in range(2)]}
+for r, far in zip(ddoc["runs"], (4, 6)):
+    for i, t in enumerate(r["trace"]["threads"]):
+        t["migrations"] = {"traced": 10, "by_distance": {"sibling": 0, "cache": 10 - far - i,
+                                                         "node": 0, "remote": far + i}}
+ok(traced_distances([ddoc]) and not traced_distances([bdoc]),
+   "distances: threads with migrations.by_distance; results without a topology lack it")
+ok(trace_samples([ddoc], 0, "mig_remote") == [4, 6] and
+   trace_samples([ddoc], 2, "mig_remote") == [9, 13], "mig_remote per run; the total the sum")
+ok("mig_remote" not in NS_COLUMNS, "migrations are counted, not timed")
+ok("mig_cache" in trace_columns([ddoc]) and "mig_cache" not in trace_columns([ddoc], [bdoc]),
+   "the distance columns only where every set has them")
+raises(lambda: check_column("mig_remote", "migrate", trace_columns([bdoc])),
+       "without migrations.by_distance", "mig_remote of results traced without a topology")
+ok(parse_fail_if("mig_remote:highest>50%")[0] == "mig_remote", "mig_remote as a --fail-if column")
 
 # the regime a result ran under, and where two differ
 def system(release, bw=None, **more):
