@@ -2,6 +2,7 @@
 #ifndef RT_SEVDECODE_H
 #define RT_SEVDECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -26,6 +27,8 @@ struct rt_sev_decoder {
 	int print_id;			/* ftrace:print, the markers; -1 if absent */
 	struct tep_format_field *print_buf, *common_pid;
 	struct tep_format_field *comm[RT_SEV_TYPES][2];	/* the tasks' names, where the event has them */
+	struct tep_format_field *common_type;	/* every record's event id */
+	bool swap;			/* the file's byte order is not this machine's */
 };
 
 enum rt_decoded { RT_DECODED_NONE, RT_DECODED_EVENT, RT_DECODED_MARKER };
@@ -33,5 +36,7 @@ enum rt_decoded { RT_DECODED_NONE, RT_DECODED_EVENT, RT_DECODED_MARKER };
 void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep);
 enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record *r, int cpu,
 			      struct rt_sev *e, char *text, size_t len, pid_t *pid);
+int rt_sev_type(const struct rt_sev_decoder *d, struct tep_record *r);
+enum rt_decoded rt_sev_kind(const struct rt_sev_decoder *d, struct tep_record *r);
 
 #endif

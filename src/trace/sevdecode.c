@@ -55,7 +55,10 @@ void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
 			d->comm[i][f] = tep_find_field(ev, comms[i][f]);
 		if (ev && !d->common_pid)
 			d->common_pid = tep_find_common_field(ev, "common_pid");
+		if (ev && !d->common_type)
+			d->common_type = tep_find_common_field(ev, "common_type");
 	}
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	d->print_id = -1;
 	ev = tep_find_event_by_name(tep, "ftrace", "print");
 	if (ev) {
@@ -67,11 +70,44 @@ void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
 	}
 }
 
-static long long num(struct tep_format_field *f, struct tep_record *r)
+/*
+ * A number field of @r: read in place where the file has this machine's
+ * byte order (the common case, and most of an analysis's time went to
+ * libtraceevent's general reader), by libtraceevent otherwise; 0 for a
+ * field past the record's end (a damaged file).
+ */
+static long long num(const struct rt_sev_decoder *d, struct tep_format_field *f,
+		     struct tep_record *r)
 {
+	const unsigned char *p = (const unsigned char *)r->data + f->offset;
 	unsigned long long v = 0;
+	uint32_t v32;
+	uint16_t v16;
 
-	tep_read_number_field(f, r->data, &v);
+	if (f->offset + f->size > r->size)
+		return 0;
+	if (d->swap) {
+		tep_read_number_field(f, r->data, &v);
+	} else {
+		switch (f->size) {
+		case 1:
+			v = *p;
+			break;
+		case 2:
+			memcpy(&v16, p, 2);
+			v = v16;
+			break;
+		case 4:
+			memcpy(&v32, p, 4);
+			v = v32;
+			break;
+		case 8:
+			memcpy(&v, p, 8);
+			break;
+		default:
+			tep_read_number_field(f, r->data, &v);
+		}
+	}
 	/* sign-extend the 32-bit fields (pids, priorities, CPUs) */
 	return f->size == 4 ? (long long)(int32_t)v : (long long)v;
 }
@@ -113,7 +149,34 @@ static void marker(const struct rt_sev_decoder *d, struct tep_record *r, char *t
 		n--;
 	memcpy(text, buf, n);
 	text[n] = 0;
-	*pid = (pid_t)num(d->common_pid, r);
+	*pid = (pid_t)num(d, d->common_pid, r);
+}
+
+/**
+ * rt_sev_type - the event id of @r (its common_type), as tep_data_type() gives it
+ */
+int rt_sev_type(const struct rt_sev_decoder *d, struct tep_record *r)
+{
+	if (!d->common_type)
+		return tep_data_type(d->tep, r);
+	return (int)num(d, d->common_type, r);
+}
+
+/**
+ * rt_sev_kind - what @r is, without decoding it: RT_DECODED_EVENT (a
+ * scheduler event), RT_DECODED_MARKER or RT_DECODED_NONE
+ */
+enum rt_decoded rt_sev_kind(const struct rt_sev_decoder *d, struct tep_record *r)
+{
+	int id = rt_sev_type(d, r), type;
+
+	if (id == d->print_id)
+		return RT_DECODED_MARKER;
+	for (type = 0; type < RT_SEV_TYPES; type++) {
+		if (d->id[type] == id)
+			return RT_DECODED_EVENT;
+	}
+	return RT_DECODED_NONE;
 }
 
 /**
@@ -127,7 +190,7 @@ enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record 
 			      struct rt_sev *e, char *text, size_t len, pid_t *pid)
 {
 	struct tep_format_field *const *f;
-	int id = tep_data_type(d->tep, r), type;
+	int id = rt_sev_type(d, r), type;
 
 	if (id == d->print_id) {
 		if (!text || !len || !pid)
@@ -143,28 +206,28 @@ enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record 
 		return RT_DECODED_NONE;
 	f = d->field[type];
 	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
-	e->pid = (int32_t)num(f[0], r);
-	e->prio = stopper_prio(d->comm[type][0], r, (int32_t)num(f[1], r));
+	e->pid = (int32_t)num(d, f[0], r);
+	e->prio = stopper_prio(d->comm[type][0], r, (int32_t)num(d, f[1], r));
 	if (d->common_pid) {
-		e->cur = (int32_t)num(d->common_pid, r);
+		e->cur = (int32_t)num(d, d->common_pid, r);
 		e->has_cur = 1;
 	}
 	switch (type) {
 	case RT_SEV_SWITCH:
-		e->arg = num(f[2], r);
-		e->pid2 = (int32_t)num(f[3], r);
-		e->prio2 = stopper_prio(d->comm[type][1], r, (int32_t)num(f[4], r));
+		e->arg = num(d, f[2], r);
+		e->pid2 = (int32_t)num(d, f[3], r);
+		e->prio2 = stopper_prio(d->comm[type][1], r, (int32_t)num(d, f[4], r));
 		break;
 	case RT_SEV_WAKING:
 	case RT_SEV_WAKEUP:
-		e->arg = num(f[2], r);
+		e->arg = num(d, f[2], r);
 		break;
 	case RT_SEV_MIGRATE:
-		e->arg = num(f[2], r);
-		e->arg2 = (int32_t)num(f[3], r);
+		e->arg = num(d, f[2], r);
+		e->arg2 = (int32_t)num(d, f[3], r);
 		break;
 	case RT_SEV_PI:
-		e->prio2 = (int32_t)num(f[2], r);
+		e->prio2 = (int32_t)num(d, f[2], r);
 		break;
 	}
 	return RT_DECODED_EVENT;

@@ -21,6 +21,8 @@ struct trace_source;
 struct trace_walk_ops {
 	/* each scheduler event; non-zero stops the walk and is returned */
 	int (*event)(const struct rt_sev *e, void *ctx);
+	/* or, where @event is NULL, each scheduler event's time alone, not decoded */
+	int (*sched)(uint64_t ts, void *ctx);
 	/* events the kernel dropped on @cpu before @ts (-1: how many is unknown) */
 	void (*lost)(uint64_t ts, int cpu, long long n, void *ctx);
 	/* a trace_marker line written by @pid (NULL: not asked for) */

@@ -17,6 +17,7 @@
 #include "rt_filemap.h"
 #include "rt_sevdecode.h"
 #include "source_impl.h"
+#include "tdpages.h"
 
 struct tracedat {
 	struct trace_source src;
@@ -29,6 +30,7 @@ struct tracedat {
 	void *ctx;
 	int ret;			/* what stopped the walk */
 	struct stat st;			/* the file, whose mapped pages are given back */
+	struct td_pages *pages;		/* its CPU data read in place, or NULL: by libtracecmd */
 	unsigned long records;
 };
 
@@ -114,6 +116,19 @@ static int find_events(struct tracedat *d, const char *path, char *err, size_t l
 	return 0;
 }
 
+/* The buffer's pages read in place where the file allows (tdpages.c); else by libtracecmd. */
+static int in_place(struct tracedat *d, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return 0;
+	ret = td_pages_open(&d->pages, handle(d), d->tep, tep_get_cpus(d->tep), fd,
+			    (size_t)d->st.st_size);
+	close(fd);
+	return ret == -ENOMEM ? ret : 0;
+}
+
 static int setup(struct tracedat *d, const char *path, const char *buffer, char *err,
 		 size_t len)
 {
@@ -148,7 +163,10 @@ static int setup(struct tracedat *d, const char *path, const char *buffer, char 
 	ret = find_events(d, path, err, len);
 	if (ret)
 		return ret;
-	return choose_buffer(d, buffer, path, err, len);
+	ret = choose_buffer(d, buffer, path, err, len);
+	if (!ret)
+		ret = in_place(d, path);
+	return ret;
 }
 
 static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void *ctx)
@@ -159,10 +177,16 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 	pid_t pid;
 
 	(void)h;
-	if (!(++d->records % RELEASE_EVERY))
+	/* libtracecmd's maps of the file; the pages read in place go back as they are read */
+	if (!d->pages && !(++d->records % RELEASE_EVERY))
 		rt_filemap_release(&d->st);
 	if (r->missed_events && d->ops->lost)
 		d->ops->lost(r->ts, cpu, r->missed_events, d->ctx);
+	/* only the times of the scheduler events asked for: the markers alone decoded */
+	if (!d->ops->event && rt_sev_kind(&d->dec, r) == RT_DECODED_EVENT) {
+		d->ret = d->ops->sched(r->ts, d->ctx);
+		return d->ret;
+	}
 	switch (rt_sev_decode(&d->dec, r, cpu, &e, d->ops->marker ? text : NULL, sizeof(text),
 			      &pid)) {
 	case RT_DECODED_EVENT:
@@ -177,21 +201,97 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 	return d->ret;
 }
 
+/* A CPU's next record, in a heap by time (then CPU, as trace-cmd orders ties). */
+struct next {
+	struct tep_record *r;
+	int cpu;
+};
+
+static bool before(const struct next *a, const struct next *b)
+{
+	return a->r->ts < b->r->ts || (a->r->ts == b->r->ts && a->cpu < b->cpu);
+}
+
+static void sift_down(struct next *h, int n, int i)
+{
+	struct next t;
+	int c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && before(&h[c + 1], &h[c]))
+			c++;
+		if (!before(&h[c], &h[i]))
+			return;
+		t = h[c];
+		h[c] = h[i];
+		h[i] = t;
+		i = c;
+	}
+}
+
+/*
+ * Every record of the buffer in time order: each CPU from its first record
+ * (tracecmd_read_cpu_first() rewinds it, so a source is walked again from
+ * the start), merged through a heap of their next ones.
+ */
+static int decode_in_place(struct tep_record *r, int cpu, void *ctx)
+{
+	return decode(NULL, r, cpu, ctx);
+}
+
+/* Every record through libtracecmd's reader (a file its layout does not let be read in place). */
+static int walk_records(struct tracedat *d, struct tracecmd_input *h, char *err, size_t len,
+			const struct trace_walk_ops *ops, void *ctx)
+{
+	struct trace_source *s = &d->src;
+	int cpus = tep_get_cpus(d->tep), n = 0, cpu, i;
+	struct next *heap = calloc((size_t)(cpus > 0 ? cpus : 1), sizeof(*heap));
+
+	d->ops = ops;
+	d->ctx = ctx;
+	d->ret = heap ? 0 : -ENOMEM;
+	for (cpu = 0; heap && cpu < cpus; cpu++) {
+		heap[n].r = tracecmd_read_cpu_first(h, cpu);
+		heap[n].cpu = cpu;
+		n += heap[n].r != NULL;
+	}
+	for (i = n / 2 - 1; i >= 0; i--)
+		sift_down(heap, n, i);
+	while (n && !d->ret) {
+		d->ret = decode(h, heap[0].r, heap[0].cpu, d);
+		tracecmd_free_record(heap[0].r);
+		heap[0].r = tracecmd_read_data(h, heap[0].cpu);
+		if (!heap[0].r)
+			heap[0] = heap[--n];
+		sift_down(heap, n, 0);
+	}
+	for (i = 0; i < n; i++)
+		tracecmd_free_record(heap[i].r);
+	free(heap);
+	if (d->ret)
+		snprintf(err, len, "analysing the events of %s: %s", s->name, strerror(-d->ret));
+	return d->ret;
+}
+
 static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *ctx,
 		char *err, size_t len)
 {
 	struct tracedat *d = (struct tracedat *)s;
-	int ret;
+	struct tracecmd_input *h = handle(d);
 
-	d->ops = ops;
-	d->ctx = ctx;
-	d->ret = 0;
-	ret = tracecmd_iterate_events(handle(d), NULL, 0, decode, d);
-	if (!d->ret && ret < 0)
-		d->ret = -EIO;
-	if (d->ret)
-		snprintf(err, len, "analysing the events of %s: %s", s->name, strerror(-d->ret));
-	return d->ret;
+	if (d->pages) {
+		d->ops = ops;
+		d->ctx = ctx;
+		d->ret = td_pages_walk(d->pages, decode_in_place, d);
+		if (d->ret)
+			snprintf(err, len, "analysing the events of %s: %s", s->name,
+				 strerror(-d->ret));
+		return d->ret;
+	}
+	return walk_records(d, h, err, len, ops, ctx);
 }
 
 static const char *buffer_of(const struct trace_source *s)
@@ -210,6 +310,7 @@ static void close_file(struct trace_source *s)
 {
 	struct tracedat *d = (struct tracedat *)s;
 
+	td_pages_close(d->pages);
 	if (d->inst)
 		tracecmd_close(d->inst);
 	if (d->top)

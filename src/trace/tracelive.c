@@ -86,7 +86,7 @@ static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *
 	if (l.n)
 		qsort(l.ev, l.n, sizeof(*l.ev), by_time);
 	for (i = 0; i < l.n && !ret; i++)
-		ret = ops->event(&l.ev[i], ctx);
+		ret = ops->event ? ops->event(&l.ev[i], ctx) : ops->sched(l.ev[i].ts, ctx);
 	if (ret)
 		snprintf(err, len, "analysing the events: %s", strerror(-ret));
 out:

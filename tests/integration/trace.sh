@@ -160,6 +160,18 @@ ok $rc "analyse of the --trace-out file (exit $rc)"
 tables() { sed -n '/^Migrations/,$p' "$1"; }
 check "  prints the tables --trace printed" diff <(tables "$TMP/ev.out") <(tables "$TMP/out")
 check "  says where its rows come from" grep -q '^1 run of 3 threads, from the run.s window markers' "$TMP/out"
+# every event of the file, as trace-cmd reads it: the pages read in place,
+# and a compressed copy read through libtracecmd, give the same
+want=$(trace-cmd report -i "$TMP/ev.dat" 2>/dev/null | grep -cE ' sched_(switch|waking|wakeup|migrate_task|pi_setprio):')
+check "  reads every scheduler event trace-cmd report shows ($want)" \
+	grep -q ", $want scheduler events over " "$TMP/out"
+if trace-cmd convert -i "$TMP/ev.dat" -o "$TMP/ev-zstd.dat" --compression any >/dev/null 2>&1; then
+	./analyse "$TMP/ev-zstd.dat" >"$TMP/zstd.out" 2>&1
+	check "  a compressed copy (trace-cmd convert): the same events and tables" bash -c \
+		"grep -q ', $want scheduler events over ' '$TMP/zstd.out' && diff <(sed -n '/^Migrations/,\$p' '$TMP/zstd.out') <(sed -n '/^Migrations/,\$p' '$TMP/out')"
+else
+	ok 1 "  trace-cmd convert --compression made a compressed copy"
+fi
 run_bounded 60 ./analyse --name 'migrate*' --prio 1-3 --json "$TMP/an.json" "$TMP/ev.dat"
 ok $rc "analyse --name --prio (exit $rc)"
 check "  chose the 3 threads, lowest priority first" /usr/bin/python3 -c 'import json, sys
