@@ -206,9 +206,13 @@ fuzz: check-deps
 		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
 	done
 
-tests/bench/bench: tests/bench/bench.c $(TRACE_LIB) $(LIB)
+# the programs' configurations (for their trace buffer plans), without their main()
+BENCH_OBJS := $(filter-out src/migrate/main.o,$(MIGRATE_OBJS)) \
+	$(filter-out src/pi_stress/main.o,$(PI_STRESS_OBJS)) $(SKELETON_OBJS)
+tests/bench/bench: tests/bench/bench.c $(BENCH_OBJS) $(TRACE_LIB) $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TRACE_LIB) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) -Isrc/migrate -Isrc/pi_stress $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(BENCH_OBJS) $(TRACE_LIB) $(LIB) $(LDLIBS)
 
 # The two commands of the README: set up what is missing, then build and use.
 run: deps

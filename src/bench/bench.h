@@ -97,6 +97,7 @@ struct bench {
 	char *own;			/* their own results */
 	struct rt_summary sum;		/* over the whole runs */
 	bool passed;			/* the program's checks held (ops->report) */
+	char trace_note[512];		/* --trace: the kernel buffers, for the header */
 };
 
 /**

@@ -58,6 +58,8 @@ static void print_header(const struct bench *b)
 	b->ops->header(b);
 	if (b->params->common.fit_why[0])
 		printf("note: %s\n", b->params->common.fit_why);
+	if (b->trace_note[0])
+		printf("note: %s\n", b->trace_note);
 	bench_print_kernel(&b->sys, b->params->cpus, stdout);
 	n = bench_env_notes(&b->sys, b->params->cpus, &b->work, notes);
 	for (i = 0; i < n; i++)
@@ -521,9 +523,11 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		cli_die(EXIT_SYSCALL, "calibrating the busy loop: %s", strerror(-ret));
 	if (b.params->common.trace) {
 		/* the static programs' buffer holds a whole run: they read it after the run */
-		kb = b.params->common.trace_buffer_kb ? b.params->common.trace_buffer_kb :
-		     !trace_source_file_supported() ? b.params->trace_run_kb :
-		     b.params->trace_buffer_kb;
+		kb = bench_trace_buffer_kb(!trace_source_file_supported() ? b.params->trace_run_kb :
+					   b.params->trace_buffer_kb,
+					   b.params->common.trace_buffer_kb,
+					   rt_cpus_count(b.params->cpus), b.trace_note,
+					   sizeof(b.trace_note));
 		/* closed at exit, after the driver's last step */
 		ret = bench_trace_open(&b.trace, (size_t)kb, b.params->cpus, err, sizeof(err));
 		trace_status(ret, err);

@@ -7,13 +7,17 @@
 
 #include "machine.h"
 #include "rt_clock.h"
+#include "rt_work.h"
+
+/* A coordinator's probe of its CPU: this much busy work at each poll. */
+#define PROBE_NS (50 * 1000LL)
 
 /**
  * bench_machine_start - the run begins on @cpus: their time as /proc/stat has it
  */
 void bench_machine_start(struct bench_machine *m, const struct bitmask *cpus)
 {
-	*m = (struct bench_machine){ .speed = -1, .steal = -1 };
+	*m = (struct bench_machine){ .speed = -1, .steal = -1, .probe_speed = -1 };
 	m->started = !rt_cpustat_read("/proc", cpus, &m->at_start);
 }
 
@@ -27,16 +31,39 @@ void bench_machine_woke(struct bench_machine *m, int64_t due_ns, int64_t now_ns)
 }
 
 /**
+ * bench_machine_probe - the coordinator, at a poll, spins PROBE_NS of
+ * calibrated loops on its own CPU and counts the CPU time they took: a
+ * virtual CPU its host does not run makes them take longer (pi_stress's
+ * threads do no busy work of their own to tell it)
+ */
+void bench_machine_probe(struct bench_machine *m, const struct rt_work *w)
+{
+	uint64_t loops = w->unit_ns > 0 ? (uint64_t)((double)w->loops_per_unit * PROBE_NS /
+						      (double)w->unit_ns) + 1 : 0;
+	int64_t t0 = rt_now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	if (!loops)
+		return;
+	rt_busy_loops(loops);
+	m->probe_ns += rt_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	m->probe_loops += loops;
+}
+
+/**
  * bench_machine_end - the run ends: its threads took @loops busy loops for
  * @units units of work, which calibration put at @loops_per_unit each
  */
 void bench_machine_end(struct bench_machine *m, const struct bitmask *cpus, uint64_t loops,
-		       uint64_t units, uint64_t loops_per_unit)
+		       uint64_t units, uint64_t loops_per_unit, int64_t unit_ns)
 {
 	struct rt_cputime now;
 
 	if (units && loops_per_unit)
 		m->speed = (double)loops / ((double)units * (double)loops_per_unit);
+	/* the probes' loops against what their CPU time would have held */
+	if (m->probe_ns > 0 && loops_per_unit && unit_ns > 0)
+		m->probe_speed = (double)m->probe_loops /
+				 ((double)m->probe_ns * (double)loops_per_unit / (double)unit_ns);
 	if (m->started && !rt_cpustat_read("/proc", cpus, &now) && now.total > m->at_start.total)
 		m->steal = (double)(now.steal - m->at_start.steal) /
 			   (double)(now.total - m->at_start.total);
@@ -57,6 +84,12 @@ bool bench_machine_starved(const struct bench_machine *m, char *why, size_t len)
 			      "%sthe threads' busy loop ran at %.0f%% of its calibrated speed while "
 			      "the kernel counted the time as theirs (a virtual CPU its host did not "
 			      "run)", n ? "; " : "", 100 * m->speed);
+	if (m->probe_speed >= 0 && m->probe_speed < BENCH_STARVED_SPEED && n >= 0 &&
+	    (size_t)n < len)
+		n += snprintf(why + n, len - (size_t)n,
+			      "%sthe coordinator's probes of its CPU ran at %.0f%% of the calibrated "
+			      "speed (a virtual CPU its host did not run)", n ? "; " : "",
+			      100 * m->probe_speed);
 	if (m->late_ns > BENCH_STARVED_LATE_NS && n >= 0 && (size_t)n < len)
 		n += snprintf(why + n, len - (size_t)n,
 			      "%sthe coordinator, above every thread, woke %.0f ms late",
@@ -80,6 +113,10 @@ void bench_machine_json(struct rt_json *j, const struct bench_machine *m)
 	else
 		rt_json_null(j, "busy_speed");
 	rt_json_int(j, "coordinator_late_ns", m->late_ns);
+	if (m->probe_speed >= 0)
+		rt_json_double(j, "coordinator_speed", m->probe_speed);
+	else
+		rt_json_null(j, "coordinator_speed");
 	if (m->steal >= 0)
 		rt_json_double(j, "steal", m->steal);
 	else

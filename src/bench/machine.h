@@ -26,14 +26,19 @@ struct bench_machine {
 	double speed;			/* busy loops per unit over calibration's; < 0: no busy work */
 	int64_t late_ns;		/* the coordinator's latest wake-up past its due time */
 	double steal;			/* the run CPUs' steal share of their time; < 0: unknown */
+	double probe_speed;		/* the coordinator's probes, the same way; < 0: none */
+	uint64_t probe_loops;		/* its probes' loops... */
+	int64_t probe_ns;		/* ...and the CPU time they took */
 	struct rt_cputime at_start;	/* the run CPUs' time at the gate */
 	bool started;			/* at_start was read */
 };
 
 void bench_machine_start(struct bench_machine *m, const struct bitmask *cpus);
 void bench_machine_woke(struct bench_machine *m, int64_t due_ns, int64_t now_ns);
+struct rt_work;
+void bench_machine_probe(struct bench_machine *m, const struct rt_work *w);
 void bench_machine_end(struct bench_machine *m, const struct bitmask *cpus, uint64_t loops,
-		       uint64_t units, uint64_t loops_per_unit);
+		       uint64_t units, uint64_t loops_per_unit, int64_t unit_ns);
 bool bench_machine_starved(const struct bench_machine *m, char *why, size_t len);
 void bench_machine_json(struct rt_json *j, const struct bench_machine *m);
 

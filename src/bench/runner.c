@@ -255,7 +255,8 @@ static void machine_end(const struct bench *b, struct bench_run *out)
 		loops += atomic_load_explicit(&nth(i)->busy_loops, memory_order_relaxed);
 		units += atomic_load_explicit(&nth(i)->busy_units, memory_order_relaxed);
 	}
-	bench_machine_end(&out->machine, b->params->cpus, loops, units, b->work.loops_per_unit);
+	bench_machine_end(&out->machine, b->params->cpus, loops, units, b->work.loops_per_unit,
+			  b->work.unit_ns);
 }
 
 static int64_t after(int64_t t, int64_t ns)
@@ -344,6 +345,8 @@ static int wait_run(const struct bench *b, struct bench_run *out, char *err, siz
 				return ret;
 			while (poll <= now)
 				poll = after(poll, s->poll_ns);
+			/* how fast its own CPU runs, the machine's evidence */
+			bench_machine_probe(&out->machine, &b->work);
 		}
 		if (measuring && now >= measured)
 			atomic_store(&R.stop, true);

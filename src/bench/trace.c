@@ -48,6 +48,32 @@ static const char *tmp_dir(void)
 	return d && *d ? d : "/tmp";
 }
 
+/* A trace's kernel buffers take at most this share of the machine's memory. */
+#define MEMORY_SHARE 4
+
+/**
+ * bench_trace_buffer_kb - the kernel buffer of each of @ncpus CPUs: @given
+ * (--trace-buffer) as it is, else @planned, the program's plan for its
+ * events, within a quarter of the machine's memory over the CPUs; @note
+ * says it in the header's words
+ */
+int64_t bench_trace_buffer_kb(int64_t planned, int64_t given, int ncpus, char *note, size_t len)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	int64_t cap = pages > 0 && page > 0 && ncpus > 0 ?
+		      (int64_t)pages / 1024 * page / MEMORY_SHARE / ncpus : INT64_MAX;
+	int64_t kb = given ? given : planned < cap ? planned : cap;
+
+	if (kb < 64)
+		kb = 64;
+	snprintf(note, len, "--trace: kernel buffers of %lld KiB on each of the run's %d CPUs, "
+		 "%lld MiB in all%s", (long long)kb, ncpus, (long long)(kb * ncpus / 1024),
+		 given ? " (--trace-buffer)" : kb < planned ?
+		 ", capped at a quarter of the memory: the events of a run this size may not all "
+		 "fit (a LOST line says how many did not)" : "");
+	return kb;
+}
+
 /**
  * bench_trace_sweep - remove the trace instances that runs killed by SIGKILL
  * left behind (nobody holds them), and their temporary trace.dat folders in

@@ -12,6 +12,7 @@
 #include "record.h"
 
 void bench_trace_sweep(void);
+int64_t bench_trace_buffer_kb(int64_t planned, int64_t given, int ncpus, char *note, size_t len);
 int bench_trace_open(struct trace_recording **rp, size_t buffer_kb, const struct bitmask *cpus,
 		     char *err, size_t len);
 int bench_trace_run_done(struct trace_recording *r, struct trace_span *span, size_t n,

@@ -59,14 +59,17 @@ int mig_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
  *
  * The recorder drains the buffers while the run goes, but it is of the
  * ordinary class: on CPUs the threads keep busy it runs when RT throttling
- * idles them (50 ms of every second by default). So the buffer holds two
- * seconds of events, whatever the run's length: about 200 KiB a second per
+ * idles them (50 ms of every second by default). So a CPU's buffer holds
+ * two seconds of the events its threads make: about 200 KiB a second per
  * thread (measured: some 3000 events and the markers of the contention
- * test), spread over the CPUs, and 4 MiB for the rest; at most 1 GiB.
+ * test), the threads shared out over the CPUs, whole; and 1 MiB for the
+ * rest. At most 1 GiB.
  */
 int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg)
 {
-	int64_t kb = 4096 + cfg->nr_threads * 2 * 200 / rt_cpus_count(cfg->p.cpus);
+	int ncpus = rt_cpus_count(cfg->p.cpus);
+	int64_t per_cpu = ncpus > 0 ? (cfg->nr_threads + ncpus - 1) / ncpus : cfg->nr_threads;
+	int64_t kb = 1024 + per_cpu * 2 * 200;
 
 	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
 }
@@ -75,16 +78,18 @@ int64_t mig_trace_buffer_kb(const struct mig_cfg *cfg)
  * mig_trace_run_kb - the trace buffer per CPU for a whole run, which the
  * static programs read after the run
  *
- * About 200 KiB a second per thread spread over the CPUs, at most 1 GiB
- * per CPU; 8 MiB for runs of loops.
+ * About 200 KiB a second per thread, the threads shared out over the CPUs,
+ * whole, and 1 MiB for the rest; at most 1 GiB per CPU; 8 MiB for runs of
+ * loops.
  */
 int64_t mig_trace_run_kb(const struct mig_cfg *cfg)
 {
+	int ncpus = rt_cpus_count(cfg->p.cpus);
+	int64_t per_cpu = ncpus > 0 ? (cfg->nr_threads + ncpus - 1) / ncpus : cfg->nr_threads;
 	int64_t kb;
 
 	if (!cfg->mode->timed)
 		return 8192;
-	kb = 4096 + cfg->nr_threads * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200 /
-			    rt_cpus_count(cfg->p.cpus);
+	kb = 1024 + per_cpu * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200;
 	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
 }

@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "migrate.h"
+#include "pi_stress.h"
 #include "rt_clock.h"
 #include "rt_schedan.h"
 #include "rt_sched.h"
@@ -263,17 +265,19 @@ static void duration(char *migrate)
 
 static void peak_rss(char *migrate)
 {
-	char *argv[] = { migrate, "-q", "-t", "64", "-d", "1", NULL };
+	char *argv[] = { migrate, "-t", "98", "-d", "2", NULL };
 	struct child c;
 
-	printf("memory at -t 64 (contention, -d 1, memory locked)\n");
-	if (run_child(argv, &c, RT_NSEC_PER_SEC / 2)) {
+	printf("at the most threads, -t 98 (contention, -d 2, memory locked)\n");
+	if (run_child(argv, &c, RT_NSEC_PER_SEC)) {
 		printf("  failed: exit status %d\n", c.status);
 		return;
 	}
 	verdict("peak RSS", (double)c.ru.ru_maxrss / 1024, 32, "MiB", BELOW);
 	printf("  %-44s %10.3f MiB\n", "VmLck half-way through the run",
 	       (double)c.vmlck_kb / 1024);
+	printf("  %-44s %10.1f ms\n", "start-up (main() to the start barrier)",
+	       after(c.out, "start-up "));
 }
 
 /* Both measured the same way: inversions over the process's wall time. */
@@ -643,10 +647,72 @@ static void tracedat_speed(char *migrate, char *pi_stress, char *analyse)
 	}
 }
 
+/* A mask of CPUs 0 to @n - 1, of any machine's size. */
+static struct bitmask *first_cpus(int n)
+{
+	struct bitmask *m = numa_bitmask_alloc((unsigned int)n + 64);
+	int c;
+
+	for (c = 0; m && c < n; c++)
+		numa_bitmask_setbit(m, (unsigned int)c);
+	return m;
+}
+
+/*
+ * The kernel trace buffers --trace asks for, by CPU count: migrate's default
+ * (the CPUs its shape fits) and -t 98 on every CPU, pi_stress's default
+ * groups; per CPU, in all, and as this machine's memory caps them.
+ */
+static void trace_buffers(void)
+{
+	static const int sizes[] = { 2, 8, 64, 256 };
+	char note[512], err[1024];
+	size_t i;
+	int k;
+
+	printf("trace buffers --trace asks for (per CPU planned; in all; on this machine's "
+	       "memory, capped at a quarter)\n");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (k = 0; k < 3; k++) {
+			struct mig_cfg m = { .mode = &mig_contention, .unit_ns = RT_NSEC_PER_MSEC,
+					     .p.base_prio = 1 };
+			struct pis_cfg p = { .pi = true, .watchdog_ns = RT_NSEC_PER_SEC,
+					     .wait_bound_ns = PIS_DEFAULT_REPORT_NS,
+					     .p.base_prio = 1 };
+			const char *what[] = { "migrate", "migrate -t 98 -d 30", "pi_stress" };
+			int n = sizes[i], fit;
+			int64_t kb, got;
+
+			if (k == 0) {
+				fit = m.mode->fit_cpus(&m, err, sizeof(err));
+				n = n < fit ? n : fit;
+			} else if (k == 1) {
+				m.nr_threads = 98;
+				m.set_threads = true;
+				m.duration_ns = 30 * RT_NSEC_PER_SEC;
+				m.set_duration = true;
+			}
+			m.p.cpus = p.p.cpus = first_cpus(n);
+			if (k < 2 ? mig_configure(&m, n, err, sizeof(err)) :
+				    pis_configure(&p, err, sizeof(err))) {
+				printf("  %3d CPUs %-19s refused: %s\n", sizes[i], what[k], err);
+				numa_free_cpumask(m.p.cpus);
+				continue;
+			}
+			kb = k < 2 ? mig_trace_buffer_kb(&m) : pis_trace_buffer_kb(&p);
+			got = bench_trace_buffer_kb(kb, 0, n, note, sizeof(note));
+			printf("  %3d CPUs %-19s on %3d: %8lld KiB a CPU, %8.1f MiB in all; here "
+			       "%8.1f MiB\n", sizes[i], what[k], n, (long long)kb,
+			       (double)kb * n / 1024, (double)got * n / 1024);
+			numa_free_cpumask(m.p.cpus);
+		}
+	}
+}
+
 /* The figures, by name, in the order they are measured. */
 static const char *const figures[] = { "busy-loop", "sleep", "marker", "startup", "duration",
 				       "memory", "pi_stress", "trace-overhead", "analysis",
-				       "tracedat", "trace-scale", NULL };
+				       "tracedat", "trace-scale", "trace-buffers", NULL };
 
 /* RTSCHED_BENCH_ONLY: whether @name is among those asked for (all without it). */
 static bool wanted(const char *name)
@@ -698,6 +764,8 @@ int main(int argc, char **argv)
 		trace_overhead(argv[1]);
 	if (wanted("analysis"))
 		analysis_speed();
+	if (wanted("trace-buffers"))
+		trace_buffers();
 	if (wanted("tracedat"))
 		tracedat_speed(argv[1], argv[2], argv[3]);
 	if (wanted("trace-scale"))

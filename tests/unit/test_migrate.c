@@ -176,15 +176,22 @@ TEST(trace_buffer_sizing)
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
 			       .duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
 
-	/* 4096 + 4 threads x 2 s x 200 KiB / 2 CPUs */
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
+	/* 1024 + 2 threads a CPU x 2 s x 200 KiB */
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
 	/* the run's length changes nothing: the recorder drains the buffer */
 	cfg.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
 	cfg.mode = &mig_lockstep;
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 4 * 2 * 200 / 2);
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
 	cfg.nr_threads = 98;
-	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 4096 + 98 * 2 * 200 / 2);
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 49 * 2 * 200);
+	numa_free_cpumask(cfg.p.cpus);
+	/* 98 threads on 64 CPUs: 2 a CPU, whole; on 256, 1: what each CPU's events need */
+	cfg.p.cpus = cpus_of(64);
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
+	numa_free_cpumask(cfg.p.cpus);
+	cfg.p.cpus = cpus_of(256);
+	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 1 * 2 * 200);
 	numa_free_cpumask(cfg.p.cpus);
 }
 
@@ -193,8 +200,8 @@ TEST(trace_run_sizing)
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
 			       .duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
 
-	/* the static programs' whole run: 4096 + 4 threads x 11 s x 200 KiB / 2 CPUs */
-	EXPECT_EQ(mig_trace_run_kb(&cfg), 4096 + 4 * 11 * 200 / 2);
+	/* the static programs' whole run: 1024 + 2 threads a CPU x 11 s x 200 KiB */
+	EXPECT_EQ(mig_trace_run_kb(&cfg), 1024 + 2 * 11 * 200);
 	cfg.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
 	cfg.nr_threads = 98;
 	EXPECT_EQ(mig_trace_run_kb(&cfg), 1024 * 1024);	/* the cap: 1 GiB per CPU */
