@@ -141,7 +141,7 @@ static int setup(struct tracedat *d, const char *path, const char *buffer, char 
 		if (fd >= 0)
 			close(fd);
 		snprintf(err, len, "cannot open %s: %s", path, strerror(e));
-		return -e;
+		return e > 0 ? -e : -EIO;
 	}
 	close(fd);
 	if (!S_ISREG(d->st.st_mode)) {
@@ -309,8 +309,8 @@ static const char *comm(const struct trace_source *s, pid_t pid)
 static void close_file(struct trace_source *s)
 {
 	struct tracedat *d = (struct tracedat *)s;
+	struct td_pages *pages = d->pages;
 
-	td_pages_close(d->pages);
 	if (d->inst)
 		tracecmd_close(d->inst);
 	if (d->top)
@@ -318,6 +318,8 @@ static void close_file(struct trace_source *s)
 	free(d->buffer);
 	free(s->name);
 	free(d);
+	/* after d's free: gcc 12's analyzer loses d across a call given d->pages first */
+	td_pages_close(pages);
 }
 
 static const struct trace_source_impl tracedat_impl = {
@@ -354,6 +356,6 @@ int trace_source_file(struct trace_source **sp, const char *path, const char *bu
 		close_file(&d->src);
 		return ret;
 	}
-	*sp = &d->src;
+	*sp = (struct trace_source *)d;	/* src is its first member */
 	return 0;
 }
