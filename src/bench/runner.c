@@ -235,13 +235,14 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 			return ret;
 		}
 	}
+	/* /proc/stat read before the gate opens, not by the coordinator inside the run */
+	bench_machine_start(&out->machine, b->params->cpus);
 	ret = rt_barrier_wait(&R.start);
 	if (ret) {
 		snprintf(err, len, "start barrier: %s", strerror(-ret));
 		return ret;
 	}
 	out->start_ns = rt_now_ns(CLOCK_MONOTONIC);
-	bench_machine_start(&out->machine, b->params->cpus);
 	return 0;
 }
 
