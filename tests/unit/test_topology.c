@@ -19,7 +19,7 @@
 
 static char root[64];
 
-static void put(const char *text, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) put(const char *text, const char *fmt, ...)
 {
 	char path[512], *p;
 	va_list ap;
