@@ -3,9 +3,9 @@
  * A live trace instance as a source of events (source.h): its scheduler
  * events read after a run and handed out in time order, what the
  * statically linked programs do instead of reading a trace.dat (libtracecmd
- * is a shared library only). A walk holds a run's events in memory (the
- * per-CPU buffers are read one after another, then sorted) and empties the
- * buffers: the instance's buffers must hold the whole run.
+ * is a shared library only). A walk streams the events (a page per CPU in
+ * memory, however long the run) and empties the buffers: the instance's
+ * buffers must hold the whole run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,12 +24,17 @@ struct tracelive {
 
 struct live {
 	struct rt_sev_decoder dec;
-	struct rt_sev *ev;
-	size_t n, cap;
-	int err;
+	const struct trace_walk_ops *ops;
+	void *ctx;
+	int ret;
 };
 
-static int collect(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
+/*
+ * Each event as libtracefs hands it out: it reads every CPU's buffer a page
+ * at a time and gives the oldest event first (since its 1.2), so the walk
+ * holds a page per CPU, whatever the run's length.
+ */
+static int pass_on(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
 {
 	struct live *l = ctx;
 	struct rt_sev e;
@@ -37,26 +42,8 @@ static int collect(struct tep_event *event, struct tep_record *r, int cpu, void 
 	(void)event;
 	if (rt_sev_decode(&l->dec, r, cpu, &e, NULL, 0, NULL) != RT_DECODED_EVENT)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 65536;
-		struct rt_sev *ev = realloc(l->ev, cap * sizeof(*ev));
-
-		if (!ev) {
-			l->err = -ENOMEM;
-			return -1;
-		}
-		l->ev = ev;
-		l->cap = cap;
-	}
-	l->ev[l->n++] = e;
-	return 0;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct rt_sev *x = a, *y = b;
-
-	return (x->ts > y->ts) - (x->ts < y->ts);
+	l->ret = l->ops->event ? l->ops->event(&e, l->ctx) : l->ops->sched(e.ts, l->ctx);
+	return l->ret;
 }
 
 static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *ctx,
@@ -66,8 +53,7 @@ static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *
 	const char *name = ((struct tracelive *)s)->instance;
 	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
 	struct tep_handle *tep = tracefs_local_events_system(NULL, systems);
-	struct live l = { .err = 0 };
-	size_t i;
+	struct live l = { .ops = ops, .ctx = ctx, .ret = 0 };
 	int ret = 0;
 
 	if (!inst || !tep) {
@@ -76,21 +62,14 @@ static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *
 		goto out;
 	}
 	rt_sev_decoder_init(&l.dec, tep);
-	if (tracefs_iterate_raw_events(tep, inst, NULL, 0, collect, &l) < 0 && !l.err)
-		l.err = -EIO;
-	if (l.err) {
-		snprintf(err, len, "reading %s: %s", s->name, strerror(-l.err));
-		ret = l.err;
-		goto out;
+	if (tracefs_iterate_raw_events(tep, inst, NULL, 0, pass_on, &l) < 0 && !l.ret) {
+		snprintf(err, len, "reading %s: %s", s->name, strerror(EIO));
+		ret = -EIO;
+	} else if (l.ret) {
+		snprintf(err, len, "analysing the events: %s", strerror(-l.ret));
+		ret = l.ret;
 	}
-	if (l.n)
-		qsort(l.ev, l.n, sizeof(*l.ev), by_time);
-	for (i = 0; i < l.n && !ret; i++)
-		ret = ops->event ? ops->event(&l.ev[i], ctx) : ops->sched(l.ev[i].ts, ctx);
-	if (ret)
-		snprintf(err, len, "analysing the events: %s", strerror(-ret));
 out:
-	free(l.ev);
 	if (tep)
 		tep_free(tep);
 	tracefs_instance_free(inst);
