@@ -53,17 +53,31 @@ void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus)
 }
 
 /* The task of @pid among @tasks, by a linear search: a benchmark has tens of threads. */
-static struct rt_sched_task *find(struct rt_sched_task *tasks, size_t n, int32_t pid)
+static int by_tid(const void *a, const void *b)
 {
-	size_t i;
+	const struct rt_walk_tid *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The task of thread @pid (the first of that id), or NULL: a binary search, hundreds of tasks at 64 CPUs. */
+static struct rt_sched_task *find(const struct rt_sched_walk *w, int32_t pid)
+{
+	size_t lo = 0, hi = w->ntasks;
 
 	if (pid <= 0)
 		return NULL;
-	for (i = 0; i < n; i++) {
-		if (tasks[i].tid == pid)
-			return &tasks[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->by_tid[mid].tid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo < w->ntasks && w->by_tid[lo].tid == pid ? &w->tasks[w->by_tid[lo].i] : NULL;
 }
 
 static int inside(const struct rt_sched_task *t, uint64_t ts)
@@ -92,7 +106,7 @@ static void switch_out(struct rt_sched_walk *w, struct rt_sched_task *t, const s
 	t->since = e->ts;
 	if (!inside(t, e->ts) || limit)
 		return;
-	if (find(w->tasks, w->ntasks, e->pid2))
+	if (find(w, e->pid2))
 		by = RT_BY_BENCH;
 	else
 		by = w->classify && e->pid2 ? w->classify(e->pid2, w->ctx) : RT_BY_OTHER;
@@ -169,32 +183,38 @@ void rt_sched_walk_topology(struct rt_sched_walk *w, const struct rt_topology *t
  *            thread (NULL: all are "other")
  *
  * Its memory is fixed: the tasks and a state per CPU, however many events
- * come. Returns NULL when out of memory.
+ * come. The tasks' thread ids are read here, once. Returns NULL when out of
+ * memory.
  */
 struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntasks,
 					 rt_preemptor_fn classify, void *ctx)
 {
 	struct rt_sched_walk *w = calloc(1, sizeof(*w));
+	size_t t;
 	int i;
 
 	if (!w)
 		return NULL;
 	w->cpus = calloc(MAX_CPUS, sizeof(*w->cpus));
-	if (!w->cpus) {
-		free(w);
-		return NULL;
-	}
+	w->by_tid = calloc(ntasks ? ntasks : 1, sizeof(*w->by_tid));
+	if (!w->cpus || !w->by_tid || ntasks > UINT32_MAX)
+		goto fail;
 	*w = (struct rt_sched_walk){ .tasks = tasks, .ntasks = ntasks, .classify = classify,
-				     .ctx = ctx, .cpus = w->cpus, .max_cpu = -1,
+				     .ctx = ctx, .cpus = w->cpus, .by_tid = w->by_tid, .max_cpu = -1,
 				     .regime = RT_BW_UNKNOWN, .limit_bound = 2 * DEFAULT_LIMIT_NS };
 	for (i = 0; i < MAX_CPUS; i++)
 		w->cpus[i].limit.by = -1;
-	if (rt_place_init(w)) {
-		free(w->cpus);
-		free(w);
-		return NULL;
-	}
+	for (t = 0; t < ntasks; t++)
+		w->by_tid[t] = (struct rt_walk_tid){ .tid = tasks[t].tid, .i = (uint32_t)t };
+	qsort(w->by_tid, ntasks, sizeof(*w->by_tid), by_tid);
+	if (rt_place_init(w))
+		goto fail;
 	return w;
+fail:
+	free(w->by_tid);
+	free(w->cpus);
+	free(w);
+	return NULL;
 }
 
 /**
@@ -246,7 +266,7 @@ static void seen_current(struct rt_sched_walk *w, int cpu, int32_t pid, int32_t 
 		return;
 	}
 	rt_place_take_back_cpu(w, cpu);
-	t = find(w->tasks, w->ntasks, pid);
+	t = find(w, pid);
 	if (t && t->state != T_RUNNING) {
 		/* it runs: the switch to it was left out */
 		rt_place_take_back_task(w, (size_t)(t - w->tasks));
@@ -349,7 +369,6 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 {
 	struct rt_sched_task *t, *tasks = w->tasks;
 	bool on_cpu = e->cpu >= 0 && e->cpu < MAX_CPUS;
-	size_t ntasks = w->ntasks;
 	struct cpu_now *cpus = w->cpus;
 	bool limit;
 	int c, ret;
@@ -368,12 +387,12 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 	switch (e->type) {
 	case RT_SEV_SWITCH:
 		limit = on_cpu && limit_switch(w, e);
-		t = find(tasks, ntasks, e->pid);
+		t = find(w, e->pid);
 		if (t)
 			switch_out(w, t, e, limit);
 		if (on_cpu)
 			switched(w, e, limit, t ? (int)(t - tasks) : -1, t && inside(t, e->ts));
-		t = find(tasks, ntasks, e->pid2);
+		t = find(w, e->pid2);
 		if (t) {
 			/* its wait ended here, as recorded: the wait stands on its side */
 			rt_place_task_confirm(w, (size_t)(t - tasks));
@@ -381,7 +400,7 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		}
 		break;
 	case RT_SEV_WAKING:
-		t = find(tasks, ntasks, e->pid);
+		t = find(w, e->pid);
 		if (t && t->state == T_SLEEPING) {
 			t->state = T_WAKING;
 			t->since = e->ts;
@@ -395,17 +414,17 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		break;
 	case RT_SEV_WAKEUP:
 		/* where it was put: the CPU it waits on */
-		t = find(tasks, ntasks, e->pid);
+		t = find(w, e->pid);
 		if (t && t->state == T_WAKING && e->arg >= 0 && e->arg < MAX_CPUS)
 			t->cpu = (int)e->arg;
 		break;
 	case RT_SEV_MIGRATE:
-		t = find(tasks, ntasks, e->pid);
+		t = find(w, e->pid);
 		if (t)
 			migrate(t, e, cpus, w->topo);
 		break;
 	case RT_SEV_PI:
-		t = find(tasks, ntasks, e->pid);
+		t = find(w, e->pid);
 		if (t && e->prio2 < e->prio && inside(t, e->ts)) {
 			t->pi_boosts++;
 			/* raised while it waits for a CPU: how long until it has one */
@@ -425,6 +444,8 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 	default:
 		break;
 	}
+	/* the event's task may wait now: the only one that can start to */
+	rt_place_touch(w, find(w, e->pid));
 	return rt_place_claim(w, e->ts);
 }
 
@@ -439,6 +460,7 @@ void rt_sched_walk_free(struct rt_sched_walk *w)
 		rt_limit_end(w, c);
 	rt_place_end(w);
 	rt_place_free(w);
+	free(w->by_tid);
 	free(w->cpus);
 	free(w);
 }

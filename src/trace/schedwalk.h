@@ -52,9 +52,16 @@ struct rt_place_pending {
 	uint64_t limited;	/* waited on the CPU's limit, whose kind is not known yet */
 };
 
+/* A task's place in the walk's tasks, by thread id: the lookup of every event. */
+struct rt_walk_tid {
+	int32_t tid;
+	uint32_t i;
+};
+
 struct rt_sched_walk {
 	struct rt_sched_task *tasks;
 	size_t ntasks;
+	struct rt_walk_tid *by_tid;	/* ntasks of them, by tid then place */
 	rt_preemptor_fn classify;
 	void *ctx;
 	struct cpu_now *cpus;	/* RT_WALK_MAX_CPUS of them */
@@ -63,7 +70,9 @@ struct rt_sched_walk {
 	struct rt_sched_cpu *out;	/* the per-CPU figures, when asked for */
 	size_t nout;
 	struct rt_place_pending **pending;	/* [cpu][task], a row per CPU once claimed */
-	size_t *order;		/* the waiters, by priority */
+	size_t *order;		/* the waiters at the last event, by priority */
+	size_t norder;
+	bool *listed;		/* [task]: in order */
 	rt_span_fn span_fn;	/* told of each span as it ends, or NULL */
 	void *span_ctx;
 	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits */
@@ -80,6 +89,7 @@ void rt_place_confirm(struct rt_sched_walk *w, int cpu);
 void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu);
 void rt_place_take_back_task(struct rt_sched_walk *w, size_t task);
 void rt_place_task_confirm(struct rt_sched_walk *w, size_t task);
+void rt_place_touch(struct rt_sched_walk *w, const struct rt_sched_task *t);
 int rt_place_claim(struct rt_sched_walk *w, uint64_t ts);
 void rt_place_end(struct rt_sched_walk *w);
 void rt_place_free(struct rt_sched_walk *w);

@@ -324,6 +324,39 @@ TEST_TIMEOUT(walk_memory_does_not_grow_with_events, 30)
 }
 
 /*
+ * A walk finds each event's task by thread id, whatever order the caller
+ * gives the tasks in (a run's threads are not created in id order): 200
+ * tasks of scrambled ids, task k migrated k % 5 times; a second task of an
+ * id already given counts nothing (the first of that id does).
+ */
+TEST(tasks_found_by_id_in_any_order)
+{
+	enum { N = 200 };
+	static struct rt_sched_task t[N + 1];
+	struct rt_sched_walk *w;
+	uint64_t ts = 0;
+	size_t k, m, wrong = 0;
+
+	for (k = 0; k < N; k++)
+		rt_sched_task_init(&t[k], 1000 + (pid_t)((k * 7919) % N), 0, UINT64_MAX);
+	rt_sched_task_init(&t[N], t[3].tid, 0, UINT64_MAX);
+	w = rt_sched_walk_new(t, N + 1, NULL, NULL);
+	ASSERT_TRUE(w != NULL);
+	for (k = 0; k < N; k++) {
+		for (m = 0; m < k % 5; m++) {
+			const struct rt_sev e = ev(++ts, 0, RT_SEV_MIGRATE, t[k].tid, 98, 0, 1);
+
+			EXPECT_EQ(rt_sched_walk_feed(w, &e), 0);
+		}
+	}
+	rt_sched_walk_free(w);
+	for (k = 0; k < N; k++)
+		wrong += t[k].migrations != k % 5;
+	EXPECT_EQ(wrong, 0);
+	EXPECT_EQ(t[N].migrations, 0);
+}
+
+/*
  * Migrations by distance on a machine of two nodes, each a core of two
  * threads (CPUs 0-1 and 2-3) sharing an L3 with a second core (CPUs 4-5 and
  * 6-7): a move to the sibling, within the cache, across nodes; without the
