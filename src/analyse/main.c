@@ -227,6 +227,7 @@ struct survey {
 	enum rt_bw_regime regime;	/* what an rtsched run's marker says */
 	unsigned long long limit_ns;
 	bool have_regime;
+	uint64_t regime_ts;		/* its marker's time */
 	struct rt_topology topo;	/* what an rtsched run's markers say; nr_cpus 0: nothing */
 	struct task *tasks;		/* open addressing by pid; pid 0: empty */
 	size_t ntasks, cap;
@@ -269,14 +270,18 @@ static int note_task(struct survey *s, pid_t pid, int prio)
 	return 0;
 }
 
-/* A scheduler event's time: the header's count and span. */
-static int survey_sched(uint64_t ts, void *ctx)
+/* Scheduler events, @n from @first to @last: the header's count and span. */
+static int survey_counted(uint64_t n, uint64_t first, uint64_t last, void *ctx)
 {
 	struct survey *s = ctx;
 
-	if (!s->events++)
-		s->first = ts;
-	s->last = ts;
+	if (!n)
+		return 0;
+	if (!s->events || first < s->first)
+		s->first = first;
+	if (!s->events || last > s->last)
+		s->last = last;
+	s->events += n;
 	return 0;
 }
 
@@ -286,7 +291,7 @@ static int survey_event(const struct rt_sev *e, void *ctx)
 	struct survey *s = ctx;
 	int ret;
 
-	survey_sched(e->ts, ctx);
+	survey_counted(1, e->ts, e->ts, ctx);
 	ret = note_task(s, e->pid, e->type == RT_SEV_PI ? 140 : e->prio);
 	if (!ret && e->type == RT_SEV_SWITCH)
 		ret = note_task(s, e->pid2, e->prio2);
@@ -297,12 +302,19 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 {
 	struct survey *s = ctx;
 	struct trace_window_mark w;
+	unsigned long long limit_ns;
+	enum rt_bw_regime regime;
 	int ret;
 
-	(void)ts;
 	(void)cpu;
 	(void)pid;
-	if (!trace_regime_read(text, &s->regime, &s->limit_ns)) {
+	/* the latest, whatever order the CPUs' markers come in */
+	if (!trace_regime_read(text, &regime, &limit_ns)) {
+		if (!s->have_regime || ts >= s->regime_ts) {
+			s->regime = regime;
+			s->limit_ns = limit_ns;
+			s->regime_ts = ts;
+		}
 		s->have_regime = true;
 		return 0;
 	}
@@ -467,7 +479,7 @@ static struct trace_source *survey_file(const struct config *cfg, struct survey 
 {
 	static const struct trace_walk_ops tasks = { .event = survey_event,
 						     .marker = survey_marker };
-	static const struct trace_walk_ops markers = { .sched = survey_sched,
+	static const struct trace_walk_ops markers = { .counted = survey_counted,
 						       .marker = survey_marker };
 	struct trace_source *d = open_file(cfg, cfg->buffer);
 	bool choose = cfg->npids || cfg->name || cfg->prio_lo;

@@ -21,8 +21,14 @@ struct trace_source;
 struct trace_walk_ops {
 	/* each scheduler event; non-zero stops the walk and is returned */
 	int (*event)(const struct rt_sev *e, void *ctx);
-	/* or, where @event is NULL, each scheduler event's time alone, not decoded */
-	int (*sched)(uint64_t ts, void *ctx);
+	/*
+	 * or, where @event is NULL, the scheduler events counted, not decoded:
+	 * @n of them from @first to @last (ns), told once or in parts. The
+	 * source may then read its CPUs in any order, several at once: each
+	 * CPU's markers come in its own time order, not the trace's, and no
+	 * two callbacks run at once
+	 */
+	int (*counted)(uint64_t n, uint64_t first, uint64_t last, void *ctx);
 	/* events the kernel dropped on @cpu before @ts (-1: how many is unknown) */
 	void (*lost)(uint64_t ts, int cpu, long long n, void *ctx);
 	/* a trace_marker line written by @pid (NULL: not asked for) */

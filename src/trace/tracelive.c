@@ -42,7 +42,7 @@ static int pass_on(struct tep_event *event, struct tep_record *r, int cpu, void 
 	(void)event;
 	if (rt_sev_decode(&l->dec, r, cpu, &e, NULL, 0, NULL) != RT_DECODED_EVENT)
 		return 0;
-	l->ret = l->ops->event ? l->ops->event(&e, l->ctx) : l->ops->sched(e.ts, l->ctx);
+	l->ret = l->ops->event ? l->ops->event(&e, l->ctx) : l->ops->counted(1, e.ts, e.ts, l->ctx);
 	return l->ret;
 }
 
