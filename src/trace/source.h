@@ -24,9 +24,8 @@ struct trace_walk_ops {
 	/*
 	 * or, where @event is NULL, the scheduler events counted, not decoded:
 	 * @n of them from @first to @last (ns), told once or in parts. The
-	 * source may then read its CPUs in any order, several at once: each
-	 * CPU's markers come in its own time order, not the trace's, and no
-	 * two callbacks run at once
+	 * source may then read its CPUs one after the other: each CPU's
+	 * markers come in its own time order, not the trace's
 	 */
 	int (*counted)(uint64_t n, uint64_t first, uint64_t last, void *ctx);
 	/* events the kernel dropped on @cpu before @ts (-1: how many is unknown) */

@@ -13,9 +13,7 @@
  * Read, not mapped: a map's pages fault in one by one and, given back as
  * the walk goes (its memory must not grow with the file), cost every
  * other CPU running the process a TLB flush; read into a buffer, a page
- * costs its copy. A page is a whole: its events' times start from its
- * header, so a CPU's pages can also be read in parts, by several threads
- * at once (td_pages_walk_part()).
+ * costs its copy.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,14 +36,12 @@ struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu
 
 /* A cursor's buffer holds this many pages read at once (64 KiB of 4 KiB pages). */
 #define READ_PAGES 16
-/* A part of a CPU's pages (td_pages_walk_part()): this many. */
-#define PART_PAGES 2048
 /* Bytes past the buffer's pages, so that a damaged page's last event header read past it stays inside. */
 #define SLACK 64
 /* A page's header: its time (8 bytes), then its data's length (a long) with flags above these bits. */
 #define COMMIT_MASK ((1ULL << 27) - 1)
 
-/* One CPU's pages, or a part of them, and where its reading stands. */
+/* One CPU's pages, and where its reading stands. */
 struct cursor {
 	struct kbuffer *kbuf;
 	int fd;
@@ -378,61 +374,27 @@ int td_pages_walk(struct td_pages *p, int (*fn)(struct tep_record *r, int cpu, v
 	return ret;
 }
 
-/* How many parts CPU @cpu's pages make. */
-static int parts_of(const struct td_pages *p, int cpu)
-{
-	const struct cursor *c = &p->cur[cpu];
-	size_t pages = (size_t)(c->end - c->first) / p->page_size;
-
-	return (int)((pages + PART_PAGES - 1) / PART_PAGES);
-}
-
 /**
- * td_pages_parts - the number of parts td_pages_walk_part() takes: every
- * CPU's pages in runs of PART_PAGES
+ * td_pages_cpus - the number of CPUs td_pages_walk_cpu() takes
  */
-int td_pages_parts(const struct td_pages *p)
+int td_pages_cpus(const struct td_pages *p)
 {
-	int n = 0, i;
-
-	for (i = 0; i < p->ncur; i++)
-		n += parts_of(p, i);
-	return n;
+	return p->ncur;
 }
 
 /**
- * td_pages_walk_part - the events of part @part (of td_pages_parts()), in
- * its CPU's order, to @fn: the parts together are every event once, in no
- * order between parts
+ * td_pages_walk_cpu - every event of CPU @cpu alone, in its order, to @fn
  *
- * A part has a cursor of its own: parts may be walked at once, by several
- * threads (not beside td_pages_walk()). Returns as td_pages_walk() does, or
- * -ENOMEM.
+ * Returns as td_pages_walk() does.
  */
-int td_pages_walk_part(struct td_pages *p, int part,
-		       int (*fn)(struct tep_record *r, int cpu, void *ctx), void *ctx)
+int td_pages_walk_cpu(struct td_pages *p, int cpu,
+		      int (*fn)(struct tep_record *r, int cpu, void *ctx), void *ctx)
 {
-	struct cursor c;
-	int cpu, ret = 0;
+	struct cursor *c = &p->cur[cpu];
 	bool more;
+	int ret = 0;
 
-	for (cpu = 0; cpu < p->ncur && part >= parts_of(p, cpu); cpu++)
-		part -= parts_of(p, cpu);
-	if (cpu >= p->ncur || part < 0)
-		return 0;
-	ret = cursor_init(&c, p, cpu);
-	if (ret) {
-		cursor_free(&c);
-		return ret;
-	}
-	c.first = p->cur[cpu].first + (off_t)part * PART_PAGES * (off_t)p->page_size;
-	c.end = c.first + PART_PAGES * (off_t)p->page_size;
-	if (c.end > p->cur[cpu].end)
-		c.end = p->cur[cpu].end;
-	for (more = rewind_cursor(&c); more && !ret; more = advance(&c, false))
-		ret = fn(&c.r, c.cpu, ctx);
-	if (!ret && c.damaged)
-		ret = -EBADMSG;
-	cursor_free(&c);
-	return ret;
+	for (more = rewind_cursor(c); more && !ret; more = advance(c, false))
+		ret = fn(&c->r, c->cpu, ctx);
+	return ret ? ret : c->damaged ? -EBADMSG : 0;
 }

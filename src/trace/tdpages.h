@@ -14,9 +14,9 @@ int td_pages_open(struct td_pages **pp, struct tracecmd_input *h, struct tep_han
 		  int cpus, int fd, size_t file_len);
 int td_pages_walk(struct td_pages *p, int (*fn)(struct tep_record *r, int cpu, void *ctx),
 		  void *ctx);
-int td_pages_parts(const struct td_pages *p);
-int td_pages_walk_part(struct td_pages *p, int part,
-		       int (*fn)(struct tep_record *r, int cpu, void *ctx), void *ctx);
+int td_pages_cpus(const struct td_pages *p);
+int td_pages_walk_cpu(struct td_pages *p, int cpu,
+		      int (*fn)(struct tep_record *r, int cpu, void *ctx), void *ctx);
 void td_pages_close(struct td_pages *p);
 
 #endif

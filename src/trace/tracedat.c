@@ -7,8 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +32,7 @@ struct tracedat {
 	struct stat st;			/* the file, whose mapped pages are given back */
 	struct td_pages *pages;		/* its CPU data read in place, or NULL: by libtracecmd */
 	unsigned long records;
-	/* a walk of the CPUs in any order (ops->counted): */
-	pthread_mutex_t lock;		/* held around the callbacks */
-	atomic_int next_part;		/* the next part of the CPUs' pages a reader takes */
-	atomic_bool stop;		/* a reader failed: the others stop */
 };
-
-/* Readers of the pages at once, at most: one per CPU of this machine, up to this many. */
-#define MAX_READERS 16
 
 /* Every this many records, the pages of the file read so far go (rt_filemap_release()). */
 #define RELEASE_EVERY 65536
@@ -285,99 +276,42 @@ static int walk_records(struct tracedat *d, struct tracecmd_input *h, char *err,
 	return d->ret;
 }
 
-/* One reader of an unordered walk: the CPUs it took, its events counted. */
-struct reader {
+/* Events counted of a walk by CPU (ops->counted). */
+struct counted {
 	struct tracedat *d;
 	uint64_t n, first, last;
-	int ret;
-	pthread_t thread;
 };
 
-/* A record of an unordered walk: counted, or its marker told under the lock. */
-static int take(struct tep_record *r, int cpu, void *ctx)
+/* A record of a walk by CPU: counted, else decoded as decode() does. */
+static int count(struct tep_record *r, int cpu, void *ctx)
 {
-	struct reader *rd = ctx;
-	struct tracedat *d = rd->d;
-	enum rt_decoded kind;
-	char text[1024];
-	struct rt_sev e;
-	pid_t pid;
-	int ret = 0;
+	struct counted *c = ctx;
 
-	if (atomic_load_explicit(&d->stop, memory_order_relaxed))
-		return -ECANCELED;
-	kind = rt_sev_kind(&d->dec, r);
-	if (kind == RT_DECODED_EVENT) {
-		if (!rd->n || r->ts < rd->first)
-			rd->first = r->ts;
-		if (!rd->n || r->ts > rd->last)
-			rd->last = r->ts;
-		rd->n++;
-	}
-	if (!(r->missed_events && d->ops->lost) && (kind != RT_DECODED_MARKER || !d->ops->marker))
+	if (!r->missed_events && rt_sev_kind(&c->d->dec, r) == RT_DECODED_EVENT) {
+		if (!c->n || r->ts < c->first)
+			c->first = r->ts;
+		if (!c->n || r->ts > c->last)
+			c->last = r->ts;
+		c->n++;
 		return 0;
-	pthread_mutex_lock(&d->lock);
-	if (r->missed_events && d->ops->lost)
-		d->ops->lost(r->ts, cpu, r->missed_events, d->ctx);
-	if (kind == RT_DECODED_MARKER && d->ops->marker &&
-	    rt_sev_decode(&d->dec, r, cpu, &e, text, sizeof(text), &pid) == RT_DECODED_MARKER)
-		ret = d->ops->marker(r->ts, cpu, pid, text, d->ctx);
-	pthread_mutex_unlock(&d->lock);
-	return ret;
-}
-
-static void *read_parts(void *arg)
-{
-	struct reader *rd = arg;
-	struct tracedat *d = rd->d;
-	int part, n = td_pages_parts(d->pages);
-
-	while (!rd->ret && (part = atomic_fetch_add(&d->next_part, 1)) < n)
-		rd->ret = td_pages_walk_part(d->pages, part, take, rd);
-	if (rd->ret == -ECANCELED && atomic_load(&d->stop))
-		rd->ret = 0;	/* another reader's failure stopped it */
-	else if (rd->ret)
-		atomic_store(&d->stop, true);
-	return NULL;
+	}
+	return decode(NULL, r, cpu, c->d);
 }
 
 /*
- * The events counted, not decoded (ops->counted): the CPUs' pages read in
- * parts, several at once where this machine has the CPUs, without the
- * merge by time (the first pass of an analysis, which wants the markers
- * and the count).
+ * The events counted, not decoded (ops->counted: the first pass of an
+ * analysis, which wants the markers and the count): each CPU's pages
+ * alone, without the merge by time.
  */
-static int walk_unordered(struct tracedat *d)
+static int walk_counted(struct tracedat *d)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = td_pages_parts(d->pages), started = 1, i, ret = 0;
-	struct reader rd[MAX_READERS] = { 0 };
+	struct counted c = { .d = d };
+	int cpu, ret = 0;
 
-	if (n > online)
-		n = online > 1 ? (int)online : 1;
-	if (n > MAX_READERS)
-		n = MAX_READERS;
-	if (n < 1)
-		n = 1;
-	atomic_store(&d->next_part, 0);
-	atomic_store(&d->stop, false);
-	if (pthread_mutex_init(&d->lock, NULL))
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		rd[i].d = d;
-	/* the caller reads too; a reader that cannot start leaves its parts to the others */
-	while (started < n && !pthread_create(&rd[started].thread, NULL, read_parts, &rd[started]))
-		started++;
-	read_parts(&rd[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(rd[i].thread, NULL);
-	for (i = 0; i < started; i++) {
-		if (!ret && rd[i].ret)
-			ret = rd[i].ret;
-		if (!ret && rd[i].n)
-			ret = d->ops->counted(rd[i].n, rd[i].first, rd[i].last, d->ctx);
-	}
-	pthread_mutex_destroy(&d->lock);
+	for (cpu = 0; !ret && cpu < td_pages_cpus(d->pages); cpu++)
+		ret = td_pages_walk_cpu(d->pages, cpu, count, &c);
+	if (!ret && c.n)
+		ret = d->ops->counted(c.n, c.first, c.last, d->ctx);
 	return ret;
 }
 
@@ -390,7 +324,7 @@ static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *
 	if (d->pages) {
 		d->ops = ops;
 		d->ctx = ctx;
-		d->ret = ops->event ? td_pages_walk(d->pages, decode_in_place, d) : walk_unordered(d);
+		d->ret = ops->event ? td_pages_walk(d->pages, decode_in_place, d) : walk_counted(d);
 		if (d->ret == -EBADMSG)
 			snprintf(err, len, "%s is damaged: a page of its events says more than "
 				 "the page holds", s->name);

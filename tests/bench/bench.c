@@ -546,8 +546,8 @@ static void trace_scale(char *migrate)
 		printf("  -d %-4s %9.0f events (%.0f/s), %.0f lost, trace.dat %.1f MiB, analysed in "
 		       "%.0f ms\n", argv[8], pk[i].events, pk[i].events / atof(argv[8]), pk[i].lost,
 		       pk[i].size_mb, pk[i].analysis_ms);
-		printf("  %-8s peak RssAnon %.1f MiB, RssFile %.1f MiB (the trace.dat's pages "
-		       "mapped); recorder %.1f MiB\n", "", (double)pk[i].anon_kb / 1024,
+		printf("  %-8s peak RssAnon %.1f MiB, RssFile %.1f MiB (mapped files: the "
+		       "libraries, libtracecmd's pages); recorder %.1f MiB\n", "", (double)pk[i].anon_kb / 1024,
 		       (double)pk[i].file_kb / 1024, (double)pk[i].recorder_kb / 1024);
 	}
 	printf("  %-44s %10.1f x\n", "events, long run / short run", pk[1].events / pk[0].events);
