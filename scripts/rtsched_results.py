@@ -38,8 +38,11 @@ BOOST_COLUMNS = ("boost_p99", "boost_max")
 # And in results traced on a machine whose topology was known: the traced
 # migrations by the distance they crossed (row "total": the sum).
 DISTANCE_COLUMNS = ("mig_sibling", "mig_cache", "mig_node", "mig_remote")
+# And the placement wait by where the CPU that ran lower work was, from the
+# CPU the thread waited on: that CPU, or a sibling ... another node (ns).
+PLACE_COLUMNS = ("place_here", "place_sibling", "place_cache", "place_node", "place_remote")
 TRACE_COLUMNS = (("placement", "placement_p99", "placement_max") + LIMIT_COLUMNS
-                 + WAKEUP_COLUMNS + BOOST_COLUMNS + DISTANCE_COLUMNS)
+                 + WAKEUP_COLUMNS + BOOST_COLUMNS + DISTANCE_COLUMNS + PLACE_COLUMNS)
 # where each is in a thread of the trace's JSON
 _TRACE_KEYS = {"placement": ("placement", "wait_ns"),
                "placement_p99": ("placement", "spans_ns", "p99"),
@@ -51,6 +54,7 @@ _TRACE_KEYS = {"placement": ("placement", "wait_ns"),
                "boost_max": ("pi_boost_latency_ns", "max")}
 _TRACE_KEYS.update({c: ("placement", f"{c}_ns") for c in LIMIT_COLUMNS})
 _TRACE_KEYS.update({c: ("migrations", "by_distance", c[len("mig_"):]) for c in DISTANCE_COLUMNS})
+_TRACE_KEYS.update({c: ("placement", "by_distance_ns", c[len("place_"):]) for c in PLACE_COLUMNS})
 # the columns whose row "total" is the longest of the threads' (else the sum)
 _TRACE_LONGEST = ("placement_p99", "placement_max", "wakeup_p99", "wakeup_max", "boost_p99",
                   "boost_max")
@@ -536,18 +540,28 @@ def traced_distances(docs):
         for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
 
 
+def traced_place_distances(docs):
+    """Whether every whole run of DOCS is traced with its machine's topology
+    known, since rtsched splits the placement wait by distance."""
+    return traced(docs) and all(
+        isinstance(t.get("placement", {}).get("by_distance_ns"), dict)
+        for doc in docs for r in whole_runs(doc) for t in r["trace"]["threads"])
+
+
 def trace_columns(*doc_sets):
     """The trace columns that every set of DOC_SETS has: none unless every
     run was traced; the limits' figures in results that tell them apart, the
-    boost latencies in results that measured them, the migrations by
-    distance where the topology was known."""
+    boost latencies in results that measured them, the migrations and the
+    placement waits by distance where the topology was known."""
     if not doc_sets or not all(traced(d) for d in doc_sets):
         return ()
     return tuple(c for c in TRACE_COLUMNS
                  if (c not in LIMIT_COLUMNS or all(traced_limits(d) for d in doc_sets))
                  and (c not in BOOST_COLUMNS or all(traced_boosts(d) for d in doc_sets))
                  and (c not in DISTANCE_COLUMNS
-                      or all(traced_distances(d) for d in doc_sets)))
+                      or all(traced_distances(d) for d in doc_sets))
+                 and (c not in PLACE_COLUMNS
+                      or all(traced_place_distances(d) for d in doc_sets)))
 
 
 def usable_columns(tool, trace_cols=()):
@@ -573,6 +587,10 @@ def check_column(col, tool, trace_cols=()):
     if col in DISTANCE_COLUMNS and col not in trace_cols:
         raise ResultError(f"{col} is a figure of runs traced where rtsched knew the machine's "
                           f"topology: these results have threads without migrations.by_distance")
+    if col in PLACE_COLUMNS and col not in trace_cols:
+        raise ResultError(f"{col} is a figure of runs traced where rtsched knew the machine's "
+                          f"topology, since it splits the placement wait by distance: these "
+                          f"results have threads without placement.by_distance_ns")
     if col not in usable_columns(tool, trace_cols):
         raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
                           f"{', '.join(usable_columns(tool))}")

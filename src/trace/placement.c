@@ -28,6 +28,8 @@
 
 #include "schedwalk.h"
 
+const char *const rt_place_names[RT_PLACES] = { "sibling", "cache", "node", "remote", "here" };
+
 /**
  * rt_place_init - the walk's memory for placement: the waiters' order and
  * a pending row per CPU, allocated when a CPU is first claimed
@@ -76,6 +78,20 @@ static uint64_t in_window(const struct rt_sched_task *t, uint64_t from, uint64_t
 	return hi > lo ? hi - lo : 0;
 }
 
+/*
+ * Where the CPU @t claims is from the CPU it waits on: that CPU (here), else
+ * the distance of a move between them; -1 where the topology or the CPU
+ * waited on is not known.
+ */
+static int where(const struct rt_sched_walk *w, const struct rt_sched_task *t)
+{
+	if (!w->topo || t->cpu < 0)
+		return -1;
+	if (t->claim == t->cpu)
+		return RT_PLACE_HERE;
+	return (int)rt_topology_distance(w->topo, t->cpu, t->claim);
+}
+
 /**
  * rt_place_advance - time passes up to @ts with the claims of the last event
  */
@@ -112,7 +128,14 @@ void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
 			w->pending[t->claim][i].limited += d;
 			l->pending += cd;
 		} else {
-			w->pending[t->claim][i].neither += d;
+			struct rt_place_pending *pe = &w->pending[t->claim][i];
+
+			/* the time pending keeps the place it began with, to be taken back from */
+			if (!pe->neither && !pe->by_task && !pe->by_cpu)
+				pe->place = where(w, t);
+			if (pe->place >= 0)
+				t->place.by_distance_ns[pe->place] += d;
+			pe->neither += d;
 			t->place.wait_ns += d;
 			t->span_ns += d;
 			o->lower_ns += d;
@@ -149,12 +172,15 @@ void rt_place_task_confirm(struct rt_sched_walk *w, size_t i)
 	}
 }
 
-static void take_back(struct rt_sched_walk *w, int cpu, size_t i, uint64_t d)
+static void take_back(struct rt_sched_walk *w, int cpu, size_t i, uint64_t d, int place)
 {
 	struct rt_sched_task *t = &w->tasks[i];
 	struct rt_sched_cpu scratch = { 0 }, *o = out_of(w, cpu, &scratch);
+	uint64_t *by = place >= 0 ? &t->place.by_distance_ns[place] : NULL;
 
 	t->place.wait_ns -= d;
+	if (by)
+		*by -= d < *by ? d : *by;
 	t->span_ns -= d < t->span_ns ? d : t->span_ns;
 	o->lower_ns -= d;
 	t->place.unseen_ns += d;
@@ -169,7 +195,7 @@ void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu)
 
 	for (i = 0; row && i < w->ntasks; i++) {
 		if (row[i].neither + row[i].by_task)
-			take_back(w, cpu, i, row[i].neither + row[i].by_task);
+			take_back(w, cpu, i, row[i].neither + row[i].by_task, row[i].place);
 		row[i].neither = row[i].by_task = 0;
 	}
 }
@@ -185,7 +211,7 @@ void rt_place_take_back_task(struct rt_sched_walk *w, size_t i)
 		if (!p)
 			continue;
 		if (p->neither + p->by_cpu)
-			take_back(w, c, i, p->neither + p->by_cpu);
+			take_back(w, c, i, p->neither + p->by_cpu, p->place);
 		p->neither = p->by_cpu = 0;
 	}
 }

@@ -253,6 +253,40 @@ static void print_distances(const struct trace_run **runs, size_t nruns)
 	}
 }
 
+/*
+ * The placement waits by where the CPU that ran lower work was, from the
+ * CPU the thread waited on: that CPU itself, or a sibling, the same cache,
+ * node, another node (the kernel's RT push and pull look for the nearest
+ * lowest-priority CPU). Only where the topology is known.
+ */
+static void print_place_distances(const struct trace_run **runs, size_t nruns)
+{
+	static const int order[RT_PLACES] = { RT_PLACE_HERE, RT_DIST_SIBLING, RT_DIST_CACHE,
+					      RT_DIST_NODE, RT_DIST_REMOTE };
+	size_t n = runs[0]->n, i, r;
+	uint64_t d[RT_PLACES];
+	int k;
+
+	for (r = 0; r < nruns; r++) {
+		if (!runs[r]->have_topology)
+			return;
+	}
+	printf("\nPlacement by distance");
+	for (k = 0; k < RT_PLACES; k++)
+		printf("%10s", rt_place_names[order[k]]);
+	printf("   (the waits above, by where the lower CPU was from the one waited on)\n");
+	for (i = 0; i < n; i++) {
+		memset(d, 0, sizeof(d));
+		for (r = 0; r < nruns; r++)
+			for (k = 0; k < RT_PLACES; k++)
+				d[k] += runs[r]->tasks[i].place.by_distance_ns[k];
+		printf("%10zu:%10s", i, "");
+		for (k = 0; k < RT_PLACES; k++)
+			printf("%7.1f ms", ms(d[order[k]]));
+		printf("\n");
+	}
+}
+
 /**
  * trace_print - the trace's section under the table, over every run
  *
@@ -305,6 +339,7 @@ void trace_print(const struct trace_run **runs, size_t nruns)
 	print_preempted(runs, nruns);
 	print_boosted(runs, nruns);
 	print_placement(runs, nruns);
+	print_place_distances(runs, nruns);
 	print_limits_rule(runs[0]->regime);
 	print_missing_switches(runs, nruns);
 }
@@ -375,6 +410,14 @@ static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i
 	rt_hist_summarise(&t->place.wait, &lat);
 	rt_json_object(j, "placement");
 	rt_json_uint(j, "wait_ns", t->place.wait_ns);
+	if (run->have_topology) {
+		rt_json_object(j, "by_distance_ns");
+		for (k = 0; k < RT_PLACES; k++)
+			rt_json_uint(j, rt_place_names[k], t->place.by_distance_ns[k]);
+		rt_json_end(j);
+	} else {
+		rt_json_null(j, "by_distance_ns");
+	}
 	rt_json_object(j, "spans_ns");
 	rt_hist_json(j, &lat);
 	rt_json_end(j);

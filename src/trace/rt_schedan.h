@@ -87,8 +87,19 @@ enum rt_limit {
 
 extern const char *const rt_limit_names[RT_LIMITS];	/* "throttled", "fair_server", ... */
 
+/*
+ * Where the CPU that ran lower work while a thread waited was, from the CPU
+ * it waited on: that CPU itself (here), or a move of a distance
+ * (enum rt_distance) away.
+ */
+#define RT_PLACE_HERE RT_DISTANCES
+#define RT_PLACES (RT_DISTANCES + 1)
+extern const char *const rt_place_names[RT_PLACES];	/* "sibling", ..., "remote", "here" */
+
 struct rt_sched_place {
 	uint64_t wait_ns;		/* the measure */
+	uint64_t by_distance_ns[RT_PLACES];	/* of it, by where that CPU was, when the */
+						/* topology and the CPU waited on are known */
 	uint64_t intervals;		/* its spans: a wait while some such CPU existed */
 	struct rt_hist wait;		/* their lengths, ns */
 	uint64_t limited_ns[RT_LIMITS];	/* waited while the only such CPUs were held by a limit */

@@ -50,7 +50,8 @@ struct rt_place_pending {
 	uint64_t by_task;	/* by the task's switch in; the CPU's event to come */
 	uint64_t by_cpu;	/* by the CPU's event; the task's switch in to come */
 	uint64_t limited;	/* waited on the CPU's limit, whose kind is not known yet */
-};
+	int place;		/* where the CPU is from the one waited on (RT_PLACE_HERE, */
+};				/* an rt_distance), as the pending time began; -1 not known */
 
 /* A task's place in the walk's tasks, by thread id: the lookup of every event. */
 struct rt_walk_tid {

@@ -207,6 +207,11 @@ assert all(sum(b.values()) == th["migrations"]["traced"]
 # no siblings, and no CPU of another cache on the same node: only cache and remote
 assert sum(b["sibling"] + b["node"] for b in by) == 0
 assert sum(b["cache"] for b in by) > 0 and sum(b["remote"] for b in by) > 0
+# the placement waits by where the lower CPU was: the same layout, adding up
+pl = [th["placement"] for th in d["runs"][0]["trace"]["threads"]]
+print("#", [p["by_distance_ns"] for p in pl])
+assert all(sum(p["by_distance_ns"].values()) == p["wait_ns"] for p in pl)
+assert sum(p["by_distance_ns"]["sibling"] + p["by_distance_ns"]["node"] for p in pl) == 0
 EOF
 
 # --- a command that fails in the guest: its status is reported, the rest kept

@@ -48,7 +48,7 @@ check "  and lost none" test "$(grep -c 'LOST' "$TMP/out")" -eq 0
 check "  the migrations by cause, one row per thread" test "$(sed -n '/^Migrations  traced/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  and by distance, one row per thread" test "$(sed -n '/^Migrations by distance/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  the preemptions and waits, one row per thread" test "$(sed -n '/^Preempted/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
-check "  the placement waits, one row per thread" test "$(sed -n '/^Placement/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
+check "  the placement waits, one row per thread" test "$(sed -n '/^Placement   waited/,/^$/p' "$TMP/out" | grep -cE '^ +[0-9]+:')" -eq $((2 * NCPUS))
 check "  and one row per CPU" test "$(sed -n '/^CPU  /,/^$/p' "$TMP/out" | grep -cE '^ *[0-9]+:')" -eq $NCPUS
 # what the threads waited is what the CPUs ran lower while they did, part by part;
 # the limits' time, at most what the threads waited on the CPUs they held
@@ -86,6 +86,13 @@ ok = len(topo["cpus"]) == d["system"]["nr_cpus"] and all(
     sum(t["migrations"]["by_distance"].values()) == t["migrations"]["traced"]
     for r in d["runs"] for t in r["trace"]["threads"])
 sys.exit(0 if ok else 1)' "$j"
+check "  the placement waits by distance, one row per thread, adding up to each thread's wait" bash -c "
+	test \$(sed -n '/^Placement by distance/,/^\$/p' '$TMP/out' | grep -cE '^ +[0-9]+:') -eq $((2 * NCPUS)) &&
+	/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+p = [t[\"placement\"] for r in d[\"runs\"] for t in r[\"trace\"][\"threads\"]]
+print(\"#\", [(x[\"wait_ns\"], x[\"by_distance_ns\"]) for x in p][:3])
+sys.exit(0 if p and all(sum(x[\"by_distance_ns\"].values()) == x[\"wait_ns\"] for x in p) else 1)' '$j'"
 check "  no rtsched trace instance is left behind" test "$(instances)" -eq 0
 check "  and one left by a killed run was removed" test ! -e "$dir/instances/rtsched-999999999"
 

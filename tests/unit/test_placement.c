@@ -18,7 +18,7 @@
 #define LOW 0
 #define HIGH 1
 #define TOP 2
-#define NCPUS 2
+#define NCPUS 4
 
 static struct rt_sev sw(uint64_t us, int cpu, int prev, int pprio, long state, int next, int nprio)
 {
@@ -44,6 +44,9 @@ struct result {
 	struct rt_sched_cpu cpu[NCPUS];
 };
 
+/* The machine the walks are of, for placement by distance; NULL: not known. */
+static const struct rt_topology *machine;
+
 /* The walk over @e for low, high and top on a kernel of @regime, every task on both CPUs. */
 static void walk_regime(const struct rt_sev *e, size_t n, struct result *r,
 			enum rt_bw_regime regime)
@@ -66,6 +69,7 @@ static void walk_regime(const struct rt_sev *e, size_t n, struct result *r,
 		return;
 	rt_sched_walk_regime(w, regime, 0);
 	rt_sched_walk_cpus(w, r->cpu, NCPUS);
+	rt_sched_walk_topology(w, machine);
 	for (i = 0; i < n; i++)
 		rt_sched_walk_feed(w, &e[i]);
 	rt_sched_walk_free(w);
@@ -86,6 +90,17 @@ static void walk(const struct rt_sev *e, size_t n, struct result *r, const cpu_s
 }
 
 #define ALL 0, 1000000
+
+/* Two nodes, each a core of two threads: CPUs 0-1 and 2-3. */
+static struct rt_cpu_place two_nodes_cpus[4] = {
+	{ .core = 0, .cache = 0, .package = 0, .node = 0 },
+	{ .core = 0, .cache = 0, .package = 0, .node = 0 },
+	{ .core = 2, .cache = 2, .package = 1, .node = 1 },
+	{ .core = 2, .cache = 2, .package = 1, .node = 1 },
+};
+static int two_nodes_distance[4] = { 10, 20, 20, 10 };
+static struct rt_topology two_nodes = { .nr_cpus = 4, .cpu = two_nodes_cpus, .cache_level = 3,
+					.nr_nodes = 2, .distance = two_nodes_distance };
 
 TEST(woken_while_a_lower_task_runs)
 {
@@ -334,6 +349,72 @@ TEST(left_out_switch_taken_back)
 	EXPECT_EQ(r.cpu[1].lower_ns, 0);
 	EXPECT_EQ(r.cpu[1].unseen_ns, 20 * US);
 	EXPECT_EQ(r.t[HIGH].switches_out, 1);	/* its state followed: it ran, then slept */
+	/* with the machine known, what was taken back is taken from its place too */
+	machine = &two_nodes;
+	walk(e, 6, &r, NULL, ALL);
+	machine = NULL;
+	EXPECT_EQ(r.t[HIGH].place.unseen_ns, 20 * US);
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_PLACE_HERE], 0);
+}
+
+/*
+ * Placement by distance, on two nodes of a core of two threads each (CPUs
+ * 0-1, 2-3): high woken on CPU 1, the only CPU running lower work, waits
+ * there (here); low woken on CPU 2 while CPU 1 runs a fair task waits for
+ * a CPU of the other node (remote); high woken on CPU 1 again while low
+ * runs there and CPU 0 idles waits for its sibling. Without the machine,
+ * the same waits by no distance.
+ */
+/* The walk over @e for low, high and top, each free on CPUs 0-3, with no RT limits. */
+static void walk_all4(const struct rt_sev *e, size_t n, struct result *r)
+{
+	cpu_set_t all;
+	int c;
+
+	CPU_ZERO(&all);
+	for (c = 0; c < 4; c++)
+		CPU_SET(c, &all);
+	memset(r, 0, sizeof(*r));
+	for (c = 0; c < 3; c++) {
+		rt_sched_task_init(&r->t[c], 101 + (pid_t)c, 0, 1000000 * US);
+		rt_sched_task_affinity(&r->t[c], &all);
+	}
+	walk_regime(e, n, r, RT_BW_NEITHER);
+}
+
+TEST(waits_by_distance)
+{
+	struct result r;
+	const struct rt_sev e[] = {
+		sw(1, 0, 0, 120, RUNNING, 103, 96),
+		sw(2, 1, 0, 120, RUNNING, 300, 120),
+		sw(3, 2, 0, 120, RUNNING, 200, 0),
+		sw(4, 3, 0, 120, RUNNING, 400, 97),
+		waking(10, 1, 102, 97, 300),
+		sw(30, 1, 300, 120, PREEMPTED, 102, 97),
+		sw(40, 1, 102, 97, SLEEP, 300, 120),
+		waking(50, 2, 101, 98, 200),
+		sw(80, 1, 300, 120, PREEMPTED, 101, 98),
+		sw(90, 0, 103, 96, SLEEP, 0, 120),
+		waking(100, 1, 102, 97, 101),
+		sw(115, 0, 0, 120, RUNNING, 102, 97),
+	};
+	machine = &two_nodes;
+	walk_all4(e, 12, &r);
+	machine = NULL;
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_PLACE_HERE], 20 * US);
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_DIST_SIBLING], 15 * US);
+	EXPECT_EQ(r.t[HIGH].place.wait_ns, 35 * US);
+	EXPECT_EQ(r.t[LOW].place.by_distance_ns[RT_DIST_REMOTE], 30 * US);
+	EXPECT_EQ(r.t[LOW].place.wait_ns, 30 * US);
+	EXPECT_EQ(r.t[LOW].place.by_distance_ns[RT_PLACE_HERE] +
+		  r.t[LOW].place.by_distance_ns[RT_DIST_SIBLING] +
+		  r.t[LOW].place.by_distance_ns[RT_DIST_CACHE] +
+		  r.t[LOW].place.by_distance_ns[RT_DIST_NODE], 0);
+	walk_all4(e, 12, &r);
+	EXPECT_EQ(r.t[HIGH].place.wait_ns, 35 * US);
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_PLACE_HERE] +
+		  r.t[HIGH].place.by_distance_ns[RT_DIST_SIBLING], 0);
 }
 
 TEST(only_the_window_counts)

@@ -12,7 +12,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
 from rtsched_results import NS_COLUMNS, parse_fail_if, trace_samples, traced  # noqa: E402
 from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
-from rtsched_results import trace_columns, traced_boosts, traced_distances  # noqa: E402
+from rtsched_results import (trace_columns, traced_boosts, traced_distances,  # noqa: E402
+                             traced_place_distances)
 from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
@@ -160,6 +161,23 @@ ok("mig_cache" in trace_columns([ddoc]) and "mig_cache" not in trace_columns([dd
 raises(lambda: check_column("mig_remote", "migrate", trace_columns([bdoc])),
        "without migrations.by_distance", "mig_remote of results traced without a topology")
 ok(parse_fail_if("mig_remote:highest>50%")[0] == "mig_remote", "mig_remote as a --fail-if column")
+
+# the placement wait by where the lower CPU was, where the topology was known
+pdoc = {"_path": "p.json", "runs": [woken((1, 2, 3), (1, 2, 3)) for _ in range(2)]}
+for r, far in zip(pdoc["runs"], (400, 600)):
+    for i, t in enumerate(r["trace"]["threads"]):
+        t["placement"]["by_distance_ns"] = {"here": 100, "sibling": 0, "cache": 0, "node": 0,
+                                            "remote": far + i}
+ok(traced_place_distances([pdoc]) and not traced_place_distances([ddoc]),
+   "placement by distance: threads with placement.by_distance_ns; older results lack it")
+ok(trace_samples([pdoc], 0, "place_remote") == [400, 600] and
+   trace_samples([pdoc], 2, "place_remote") == [801, 1201], "place_remote per run; the total the sum")
+ok("place_remote" in NS_COLUMNS, "the placement waits are times")
+ok("place_here" in trace_columns([pdoc]) and "place_here" not in trace_columns([pdoc], [ddoc]),
+   "the placement distance columns only where every set has them")
+raises(lambda: check_column("place_remote", "migrate", trace_columns([ddoc])),
+       "without placement.by_distance_ns", "place_remote of results traced before the split")
+ok(parse_fail_if("place_remote:7>50%")[0] == "place_remote", "place_remote as a --fail-if column")
 
 # the regime a result ran under, and where two differ
 def system(release, bw=None, **more):
