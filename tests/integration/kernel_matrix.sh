@@ -129,11 +129,14 @@ top = min(int(x[3]) for x in seen)
 # run's; migrate's watchdog (120) seen on the helpers'. A thread at 120 is not
 # judged: the main thread before it places itself (on every CPU), a benchmark
 # thread that has left SCHED_FIFO at its end (the run's), the watchdog
-bad = [x for x in seen if int(x[3]) == top and cpus(x[5]) != cpus(helpers)]
+# (the coordinator may be seen at its priority before it pins itself, on all
+# the CPUs left to the helpers: never on the run's, and seen on the helpers')
+bad = [x for x in seen if int(x[3]) == top and cpus(x[5]) & cpus(run)]
 bad += [x for x in seen if int(x[3]) != top and int(x[3]) < 100
         and not cpus(x[5]) <= cpus(run)]
+pinned = any(int(x[3]) == top and cpus(x[5]) == cpus(helpers) for x in seen)
 watchdog = any(int(x[3]) == 120 and cpus(x[5]) == cpus(helpers) for x in seen)
-sys.exit(1 if bad or (prog == "migrate" and not watchdog) else 0)
+sys.exit(1 if bad or not pinned or (prog == "migrate" and not watchdog) else 0)
 EOF2
 }
 # (pi_stress's watchdog at 5 s: a TCG guest's virtual CPUs can stall for a second)
