@@ -52,7 +52,7 @@ void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus)
 		t->affinity = *cpus;
 }
 
-/* The task of @pid among @tasks, by a linear search: a benchmark has tens of threads. */
+/* The walk's tasks by thread id, then by their place among the tasks. */
 static int by_tid(const void *a, const void *b)
 {
 	const struct rt_walk_tid *x = a, *y = b;

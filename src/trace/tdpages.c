@@ -140,9 +140,7 @@ static int load(struct cursor *c, off_t at)
 
 	c->at = at;
 	c->page = p;
-	if (!p || !sane(c, p) || kbuffer_load_subbuffer(c->kbuf, p) ||
-	    (size_t)kbuffer_subbuffer_size(c->kbuf) + (size_t)kbuffer_start_of_data(c->kbuf) >
-	    c->page_size)
+	if (!p || !sane(c, p) || kbuffer_load_subbuffer(c->kbuf, p))
 		return -EINVAL;
 	c->r.data = kbuffer_read_event(c->kbuf, &c->r.ts);
 	c->r.missed_events = kbuffer_missed_events(c->kbuf);

@@ -177,7 +177,7 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 	pid_t pid;
 
 	(void)h;
-	/* libtracecmd's maps of the file; the pages read in place go back as they are read */
+	/* libtracecmd's maps of the file go back as it reads (the pages read in place are not mapped) */
 	if (!d->pages && !(++d->records % RELEASE_EVERY))
 		rt_filemap_release(&d->st);
 	if (r->missed_events && d->ops->lost)
