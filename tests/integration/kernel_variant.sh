@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# timeout=360
+# (reads and edits the whole linux-source-6.1: ~110 s here)
 # scripts/kernel-variant without building a kernel: the pre-43fa5460 edit on
 # the real source of Debian's linux-source-6.1 (the two conditions gone,
 # nothing else touched, refusal of a source that does not match), and the
