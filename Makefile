@@ -11,6 +11,7 @@
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
 #   make reproduce-6.12  the same on 6.12, with PREEMPT_RT, RT_PUSH_IPI off and on (85 min cold)
+#   make bisect-demo  scripts/bisect finds a planted commit in linux-source-6.1 (cold cache)
 #
 # CFLAGS from the command line or the environment are kept; V=1 shows commands.
 
@@ -89,7 +90,8 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_TEST_TIMEOUT ?= 420
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
-	check-asan check-tsan analyze static reproduce reproduce-6.12 check-fresh check-lava
+	check-asan check-tsan analyze static reproduce reproduce-6.12 check-fresh check-lava \
+	bisect-demo
 all: check-deps $(PROGRAMS)
 
 # Stop early, naming the package to install, when pkg-config cannot find a dependency.
@@ -142,6 +144,12 @@ $(STATIC_PROGRAMS):
 # (scripts/reproduce; results in results/reproduction/, as root).
 reproduce: deps static
 	$(Q)scripts/reproduce
+
+# scripts/bisect on a known answer: a history of Debian's linux-source-6.1
+# with the removal of commit 43fa5460fe60's conditions planted in it,
+# bisected from a cold cache, every revision built and booted (as root).
+bisect-demo: deps static
+	$(Q)tests/bisect-demo
 
 # The same on today's kernels (results/reproduction/README.md, "2026"): from
 # Debian's linux-source-6.12, the kernels without and with PREEMPT_RT, each
@@ -280,7 +288,7 @@ soak: deps
 # with their modules and the published tables keep the tree's layout in
 # $(pkglibexecdir), so that each finds the others as in the tree; $(bindir)
 # holds links to them.
-SCRIPTS := batch compare plot kernel-matrix kernel-variant reproduce result-lines
+SCRIPTS := batch bisect compare plot kernel-matrix kernel-variant reproduce result-lines
 SCRIPT_FILES := $(addprefix scripts/,$(SCRIPTS)) $(wildcard scripts/rtsched_*.py) \
 	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config \
 	scripts/kernel/rtsched-guest-rt.config

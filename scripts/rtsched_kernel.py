@@ -6,6 +6,7 @@ built images) outside the repository: $RTSCHED_CACHE, else
 $XDG_CACHE_HOME/rtsched, else ~/.cache/rtsched.
 """
 
+import hashlib
 import os
 import re
 import shutil
@@ -209,3 +210,57 @@ def config_mismatches(config_text, wanted):
         if got != value:
             out.append(f"{name}={value} (got {got})")
     return out
+
+
+def run(cmd, log=None, **kw):
+    """Run CMD; its output goes to LOG (a file object) when given. A
+    KernelError naming the command (and, without LOG, its last line) when
+    it fails."""
+    r = subprocess.run(cmd, stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, **kw)
+    if r.returncode:
+        tail = "" if log else (r.stdout or "").strip().splitlines()[-1:]
+        raise KernelError(f"{' '.join(cmd[:3])} ... failed (exit {r.returncode})"
+                          + (f": {tail[0]}" if tail else ""))
+    return r.stdout
+
+
+def configure(tree, log, rt=False, out=None, say=None, refresh=False):
+    """Give the kernel source TREE the guests' configuration (PREEMPT_RT with
+    RT): x86_64_defconfig + kvm_guest.config + the fragments, built in OUT
+    (make O=OUT, the source untouched) when given; its sha256. Done once per
+    set of fragments (a stamp beside the .config); REFRESH runs olddefconfig
+    again (another revision of the source may know other options). A
+    KernelError when an option of the fragments did not take."""
+    out = out or tree
+    where = [] if out == tree else [f"O={out}"]
+    frags = fragments(rt)
+    wanted = fragment_options(frags)
+    frag_id = hashlib.sha256(b"".join(open(f, "rb").read() for f in frags)).hexdigest()
+    stamp = os.path.join(out, ".rtsched-config")
+    config = os.path.join(out, ".config")
+    if not (os.path.exists(stamp) and open(stamp).read() == frag_id and os.path.exists(config)):
+        if say:
+            say("configuring: x86_64_defconfig + kvm_guest.config + "
+                + " + ".join(os.path.basename(f) for f in frags))
+        os.makedirs(out, exist_ok=True)
+        run(["make", "-C", tree, *where, "x86_64_defconfig"], log)
+        run([os.path.join(tree, "scripts", "kconfig", "merge_config.sh"), "-m", "-O", out,
+             config, os.path.join(tree, "kernel", "configs", "kvm_guest.config"), *frags],
+            log, cwd=tree)
+        run(["make", "-C", tree, *where, "olddefconfig"], log)
+        with open(stamp, "w") as f:
+            f.write(frag_id)
+    elif refresh:
+        run(["make", "-C", tree, *where, "olddefconfig"], log)
+    text = open(config).read()
+    bad = config_mismatches(text, wanted)
+    if bad:
+        os.unlink(stamp)
+        hint = ""
+        if rt and any(b.startswith("CONFIG_PREEMPT_RT=") for b in bad):
+            hint = (": this source cannot build PREEMPT_RT for x86 (ARCH_SUPPORTS_RT, in "
+                    "mainline since 6.12: --source-package linux-source-6.12)")
+        raise KernelError("the configuration did not take (a dependency is missing?): "
+                          + ", ".join(bad) + hint)
+    return hashlib.sha256(text.encode()).hexdigest()

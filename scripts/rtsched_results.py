@@ -612,6 +612,26 @@ def condition_holds(c, op, pct, alpha):
     return moved and (c.p is None or c.p < alpha)
 
 
+def bisect_verdict(good, bad, here, op, pct, alpha):
+    """Whether the samples HERE of a bisection step look like its bad end
+    or its good one, on a --fail-if condition (OP, PCT): (verdict, Cell of
+    the good end against HERE, Cell of the bad end against HERE). 'bad':
+    against the good end, the condition holds (moved past PCT %, p <
+    ALPHA); 'good': it does not, and HERE differs from the bad end towards
+    the good side with p < ALPHA (a relative change from a good end of
+    about 0 is large however small: the bad end decides); None: not known
+    (yet). A side of a single run is never evidence here."""
+    vs_good, vs_bad = Cell(good, here), Cell(bad, here)
+    if vs_good.p is None or vs_bad.p is None:
+        return None, vs_good, vs_bad
+    if condition_holds(vs_good, op, pct, alpha):
+        return "bad", vs_good, vs_bad
+    towards_good = vs_bad.mb < vs_bad.ma if op == ">" else vs_bad.mb > vs_bad.ma
+    if towards_good and vs_bad.p < alpha:
+        return "good", vs_good, vs_bad
+    return None, vs_good, vs_bad
+
+
 def rows_of(docs, col):
     """How many rows the column has (tasks or groups), what a row is, and how
     to read one: (rows, 'Task' or 'Group', read(docs, row) -> samples)."""

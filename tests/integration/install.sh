@@ -14,7 +14,7 @@ run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
 ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
 (cd "$D/usr" && find . | sort) >"$TMP/tree"
 
-progs="migrate pi_stress spin analyse batch compare plot kernel-matrix kernel-variant reproduce result-lines"
+progs="migrate pi_stress spin analyse batch bisect compare plot kernel-matrix kernel-variant reproduce result-lines"
 for p in $progs; do
 	check "  installs rtsched-$p, executable" test -x "$D/usr/bin/rtsched-$p"
 done
@@ -76,7 +76,7 @@ check "the lab definition finds the installed rtsched and writes its cases (exit
 	bash -c "[ $rc -eq 0 ] && grep -q 'rtsched: $D/usr/libexec/rtsched' '$TMP/out' &&
 		grep -qx 'migrate-run pass' '$W/def/output/result.txt' &&
 		grep -qE '^migrate-t2-migrated pass [0-9.]+ migrations$' '$TMP/out'" || diag "$TMP/out"
-installed 'rtsched-kernel-matrix --help && rtsched-kernel-variant --help && rtsched-reproduce --help'
+installed 'rtsched-kernel-matrix --help && rtsched-kernel-variant --help && rtsched-reproduce --help && rtsched-bisect --help'
 check "the kernel scripts find their modules (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
 installed 'test -x "$(dirname "$(readlink -f "$(command -v rtsched-kernel-matrix)")")/../static/migrate"'
 check "the static programs for the guest are installed beside them" test "$rc" -eq 0

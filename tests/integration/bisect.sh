@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/bisect with stand-ins for the build and the guest: a small git
+# history whose one planted commit raises task 7's migrations from ~5 to
+# ~500 (tests/integration/bisect-stand-in writes real result files with
+# those figures), bisected on migrated:7>50% to exactly that commit; a
+# revision whose guest fails is skipped, one whose figures decide nothing is
+# skipped, never guessed; an interrupted bisection resumes without measuring
+# again what it had; the user's tree is never touched; and the refusals.
+# The real bisection on linux-source-6.1 is tests/bisect-demo (README).
+. "$(dirname "$0")/tap.bash"
+
+STANDIN=$PWD/tests/integration/bisect-stand-in
+export STANDIN_TEMPLATE=$PWD/results/reproduction/6.1.192-rtsched-stock/vm-4cpu-tcg/20261203T022526Z-1-migrate-contention-t8.json
+export STANDIN_CALLS=$TMP/calls RTSCHED_CACHE=$TMP/cache
+REPO=$TMP/repo
+
+# the history: base (~5 migrations), five harmless commits, the planted one
+# (~500), one harmless commit after it
+mkdir -p "$REPO"
+(
+	cd "$REPO" || exit 1
+	git init -q
+	git config user.email rtsched@example.org
+	git config user.name rtsched
+	echo 5 >behaviour
+	echo 0 >notes
+	git add behaviour notes
+	git commit -qm "base"
+	for i in 1 2 3 4 5; do
+		echo "$i" >>notes
+		git commit -qam "harmless $i"
+	done
+	echo 500 >behaviour
+	git commit -qam "sched/rt: take out the conditions of 43fa5460fe60"
+	echo 7 >>notes
+	git commit -qam "harmless 7"
+) >"$TMP/git.log" 2>&1 || diag "$TMP/git.log"
+rev() { git -C "$REPO" rev-parse "$1"; }
+PLANTED=$(rev HEAD~1)
+HEAD0=$(rev HEAD)
+
+# bisect ARGS...: the stand-ins' bisection of the whole history, bounded
+bisect() {
+	run_bounded 120 scripts/bisect --tree "$REPO" --good HEAD~7 --bad HEAD \
+		--fail-if 'migrated:7>50%' --runs 2 --budget 6 \
+		--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' --step-command "$STANDIN" "$@"
+}
+
+untouched() { # the user's tree: same HEAD, nothing changed, no bisection in it
+	[ "$(rev HEAD)" = "$HEAD0" ] && [ -z "$(git -C "$REPO" status --porcelain)" ] &&
+		[ -z "$(git -C "$REPO" for-each-ref refs/bisect)" ] &&
+		! git -C "$REPO" bisect log >/dev/null 2>&1
+}
+
+# --- the planted commit, found
+bisect --results "$TMP/r1"
+check "the bisection ends with the first bad commit (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  it is the planted commit" \
+	grep -q "^first bad commit: $PLANTED sched/rt: take out the conditions of 43fa5460fe60$" "$TMP/out"
+check "  with the figures that convicted it" \
+	grep -qE "^  convicted by: migrated of task 7: here [0-9.]+ ± [0-9.]+ \([0-9]+ runs\), good end .* p=0\.0" "$TMP/out"
+check "  every step logged with its figures, p-values and decision" /usr/bin/python3 - "$TMP/r1/bisect.log" <<'PY'
+import re, sys
+log = open(sys.argv[1]).read()
+steps = re.findall(r"^step \d+: ([0-9a-f]{12}) ", log, re.M)
+decisions = re.findall(r"^  (good|bad|skip): ", log, re.M)
+figures = re.findall(r"^  \d+ runs: migrated of task 7: .* against the good end [-+0-9.inf]+% p=[0-9.]+, "
+                     r"against the bad end [-+0-9.inf]+% p=[0-9.]+$", log, re.M)
+assert steps and len(decisions) == len(steps), (steps, decisions)
+assert len(figures) >= len(steps), figures
+assert re.search(r"^the ends: migrated of task 7: good [0-9.]+ \(\d+ runs\), bad [0-9.]+ .*p=[0-9.]+ < 0\.01667$",
+                 log, re.M), "no ends line"
+assert "each of up to 3 looks at p < 0.01667 (--alpha 0.05 / 3)" in log
+PY
+check "  the log on stdout is the log in the results" cmp -s "$TMP/out" "$TMP/r1/bisect.log"
+check "  the user's tree is untouched" untouched
+check "  the state records the answer" /usr/bin/python3 -c "import json,sys
+d = json.load(open('$TMP/r1/bisect.json'))
+assert d['first_bad'] == '$PLANTED', d['first_bad']
+assert all(r.get('verdict') in ('good', 'bad', 'skip', 'measured') for r in d['revisions'].values())"
+
+# --- a revision whose guest fails: skipped, said, and the answer still right
+FIRST=$(git -C "$REPO" rev-list --bisect HEAD ^HEAD~7)
+: >"$STANDIN_CALLS"
+STANDIN_FLAKY=$FIRST bisect --results "$TMP/r2"
+check "a failing step: still the planted commit (exit $rc)" \
+	grep -q "^first bad commit: $PLANTED " "$TMP/out" || diag "$TMP/err"
+check "  its failed rounds are logged, then it is skipped" bash -c \
+	"grep -c '^  a round failed (exit 1; .*stand-in: this revision.s guest did not boot)' '$TMP/out' | grep -qx 2 &&
+	 grep -q '^  skip: 2 rounds failed (booted or run)' '$TMP/out'"
+
+# --- the planted commit's figures decide nothing: skip, never a verdict
+STANDIN_NOISY=$PLANTED bisect --results "$TMP/r3"
+check "an undecidable step: no first bad commit claimed (exit $rc, want 1)" \
+	bash -c "[ $rc -eq 1 ] && ! grep -q '^first bad commit' '$TMP/out'"
+check "  it ran to the budget and was skipped, with its p-values" \
+	grep -qE "^  skip: not decided after 6 runs \(p=[0-9.]+ against the good end" "$TMP/out"
+check "  the candidates named, the planted one among them" bash -c \
+	"grep -q '^only skipped revisions are left: the first bad commit is one of' '$TMP/out' &&
+	 grep -q '^  ${PLANTED:0:12} sched/rt' '$TMP/out'"
+
+# --- interrupted at the fourth round of runs, then resumed
+: >"$STANDIN_CALLS"
+STANDIN_STOP_AT=4 bisect --results "$TMP/r4"
+check "stopped by SIGTERM in a step (exit $rc, want 143)" test "$rc" -eq 143
+check "  the log says how to resume" \
+	grep -q "^interrupted: the same command resumes from $TMP/r4/bisect.json$" "$TMP/r4/bisect.log"
+cp "$STANDIN_CALLS" "$TMP/calls.before"
+bisect --results "$TMP/r4"
+check "resumed: the planted commit (exit $rc)" grep -q "^first bad commit: $PLANTED " "$TMP/out" ||
+	diag "$TMP/err"
+check "  it says it resumed, and what it had decided" \
+	grep -qE "^bisect: .*; resumed from $TMP/r4/bisect.json \([1-9][0-9]* revisions? decided\)$" "$TMP/out"
+check "  the ends and the decided steps are not measured again" /usr/bin/python3 - \
+	"$TMP/calls.before" "$STANDIN_CALLS" "$TMP/out" <<'PY'
+import re, sys
+before = open(sys.argv[1]).read().split()
+after = open(sys.argv[2]).read().split()[len(before):]
+out = open(sys.argv[3]).read()
+again = set(after) & set(before[:-1])  # the interrupted round's revision may run again
+assert not again, again
+assert re.search(r"^step 1: [0-9a-f]{12} .*: good \(measured before\)$", out, re.M)
+PY
+check "  the tree is still untouched" untouched
+
+# --- the same results folder, another bisection: refused
+bisect --results "$TMP/r1" --fail-if 'migrated:7>60%'
+check "a results folder of another bisection: refused (exit $rc, want 2)" test "$rc" -eq 2
+check "  the line says what differs" grep -q "holds another bisection (it differs in fail_if)" "$TMP/err"
+
+# --- refusals: one line each, the documented exit status
+refuse() { # refuse WANT-RC MESSAGE ARGS...
+	local want=$1 msg=$2
+	shift 2
+	rm -rf "${TMP:?}/rr"
+	bisect --results "$TMP/rr" "$@"
+	check "refused: $* (exit $rc, want $want)" test "$rc" -eq "$want"
+	check "  one line: $msg" bash -c "[ \$(wc -l <'$TMP/err') -eq 1 ] && grep -qF -- \"\$1\" '$TMP/err'" _ "$msg" ||
+		diag "$TMP/err"
+}
+refuse 2 "invalid --tree '$TMP': not a git tree" --tree "$TMP"
+refuse 2 "--good HEAD is not an ancestor of --bad HEAD~7" --good HEAD --bad HEAD~7
+refuse 2 "invalid --good 'nosuch': not a commit of $REPO" --good nosuch
+refuse 2 "are the same commit: nothing to bisect" --good HEAD --bad HEAD
+refuse 2 "--fail-if 'migrated:7': expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%" --fail-if migrated:7
+refuse 2 "place_here is a figure of --trace, and --run 'migrate -t 8 -d 10' does not trace" \
+	--fail-if 'place_here:7>10%'
+refuse 2 "--fail-if 'wait_p99:0>10%': wait_p99 is a pi_stress figure; migrate results have" \
+	--fail-if 'wait_p99:0>10%'
+refuse 2 "the benchmark's results: task '9': expected 0 to 7" --fail-if 'migrated:9>10%'
+refuse 2 "invalid --runs '1': expected a whole number from 2 to 100" --runs 1
+refuse 1 "the condition vol:7>50% does not hold between the ends after 6 runs each" \
+	--fail-if 'vol:7>50%'
+LOCK=$RTSCHED_CACHE/bisect/$(printf '%s' "$REPO" | sha256sum | cut -c1-12)/lock
+check "the workspace's lock is where the test looks" test -e "$LOCK"
+rm -rf "$TMP/rr"
+exec 9>>"$LOCK"
+flock 9 # as a bisection running would hold it
+bisect --results "$TMP/rr"
+exec 9>&-
+check "a second bisection of the same tree at once: refused (exit $rc, want 1)" test "$rc" -eq 1
+check "  the line says another one runs" grep -q "^bisect: another bisection of $REPO is running" "$TMP/err"
+mkdir -p "$TMP/small"
+if mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>/dev/null; then
+	tap_cleanup="umount '$TMP/small' 2>/dev/null; $tap_cleanup"
+	rm -rf "$TMP/rr"
+	RTSCHED_CACHE=$TMP/small run_bounded 60 scripts/bisect --tree "$REPO" --good HEAD~7 \
+		--bad HEAD --fail-if 'migrated:7>50%' --step-command "$STANDIN" --results "$TMP/rr"
+	check "its own build, no disk for it: refused (exit $rc, want 4)" test "$rc" -eq 4
+	check "  the line says how much there is and what to do" \
+		grep -q "^bisect: not enough disk in $TMP/small/bisect/[0-9a-f]*: 0.0 GiB free, a kernel build needs 8 GiB (set RTSCHED_CACHE to another place)$" "$TMP/err" ||
+		diag "$TMP/err"
+	umount "$TMP/small"
+else
+	skip "cannot mount a tmpfs here (not root?)"
+fi
+check "after all of it, the user's tree is untouched" untouched
