@@ -80,6 +80,13 @@ d = json.load(open('$TMP/r1/bisect.json'))
 assert d['first_bad'] == '$PLANTED', d['first_bad']
 assert all(r.get('verdict') in ('good', 'bad', 'skip', 'measured') for r in d['revisions'].values())"
 
+# --- one commit between the ends: it is the answer, convicted by the ends
+bisect --results "$TMP/r5" --good HEAD~2 --bad HEAD~1
+check "the bad end's parent is the good end: the bad end (exit $rc)" \
+	grep -q "^first bad commit: $PLANTED " "$TMP/out" || diag "$TMP/err"
+check "  convicted by the ends' figures, no step run" bash -c \
+	"grep -q '^  the bad end itself: migrated of task 7: ' '$TMP/out' && ! grep -q '^step' '$TMP/out'"
+
 # --- a revision whose guest fails: skipped, said, and the answer still right
 FIRST=$(git -C "$REPO" rev-list --bisect HEAD ^HEAD~7)
 : >"$STANDIN_CALLS"

@@ -15,6 +15,7 @@ from rtsched_results import bandwidth_of, check_column, scheduler_settings, trac
 from rtsched_results import (trace_columns, traced_boosts, traced_distances,  # noqa: E402
                              traced_place_distances)
 from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
+from rtsched_results import bisect_verdict  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
@@ -33,6 +34,30 @@ p = welch([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
 ok(abs(p - 0.0010520) < 1e-6, f"Welch's t-test p for t=-5, df=8 is 0.0010520 ({p:.7f})")
 ok(welch([1], [2, 3]) is None, "a single run gives no p-value")
 ok(welch([4, 4], [4, 4]) == 1.0, "identical constant samples: p = 1")
+
+# scripts/bisect's verdict on a step against its ends, on migrated:7>50%
+GOOD, BAD = [0, 0, 1], [520, 530, 525]
+v, cg, cb = bisect_verdict(GOOD, BAD, [500, 510, 505], ">", 50, 0.0125)
+ok(v == "bad" and cg.p < 0.0125, f"like the bad end: bad (p against good {cg.p:.4g})")
+v, cg, cb = bisect_verdict(GOOD, BAD, [0, 1, 0], ">", 50, 0.0125)
+ok(v == "good" and cb.p < 0.0125 and cg.p >= 0.0125,
+   f"like the good end of about 0: good, whatever the relative change (p {cb.p:.4g})")
+v, cg, cb = bisect_verdict(GOOD, BAD, [0, 1000, 0, 1000], ">", 50, 0.0125)
+ok(v is None, f"figures all over the place: no verdict (p {cg.p:.3f}, {cb.p:.3f})")
+v, _, _ = bisect_verdict(GOOD, BAD, [250, 255, 260], ">", 50, 0.0125)
+ok(v == "bad", "half way, but past 50% of the good end and significant: bad")
+v, _, _ = bisect_verdict([100, 102, 98], [100, 101, 99], [100, 100, 101], ">", 50, 0.05)
+ok(v is None, "ends alike: neither verdict")
+v, _, _ = bisect_verdict([1000, 990, 1010], [400, 410, 390], [405, 395, 400], "<", 20, 0.05)
+ok(v == "bad", "'<': fell more than 20% against the good end: bad")
+v, _, _ = bisect_verdict([1000, 990, 1010], [400, 410, 390], [1005, 995, 1000], "<", 20, 0.05)
+ok(v == "good", "'<': apart from the bad end, above it: good")
+v, _, _ = bisect_verdict(GOOD, BAD, [500], ">", 50, 0.05)
+ok(v is None, "a single run is no evidence either way")
+v, _, _ = bisect_verdict(GOOD, BAD, [600, 610, 605], ">", 50, 0.05)
+ok(v == "bad", "beyond the bad end: bad")
+v, _, _ = bisect_verdict(GOOD, BAD, [0, 0, 0], "<", 50, 0.05)
+ok(v is None, "'<' on a condition that rose: never 'good' for being on the wrong side")
 
 ref = os.path.join(HERE, "..", "..", "results", "reference")
 for name in sorted(os.listdir(ref)):
