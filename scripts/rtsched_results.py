@@ -612,24 +612,50 @@ def condition_holds(c, op, pct, alpha):
     return moved and (c.p is None or c.p < alpha)
 
 
-def bisect_verdict(good, bad, here, op, pct, alpha):
-    """Whether the samples HERE of a bisection step look like its bad end
-    or its good one, on a --fail-if condition (OP, PCT): (verdict, Cell of
-    the good end against HERE, Cell of the bad end against HERE). 'bad':
-    against the good end, the condition holds (moved past PCT %, p <
-    ALPHA); 'good': it does not, and HERE differs from the bad end towards
-    the good side with p < ALPHA (a relative change from a good end of
-    about 0 is large however small: the bad end decides); None: not known
-    (yet). A side of a single run is never evidence here."""
-    vs_good, vs_bad = Cell(good, here), Cell(bad, here)
-    if vs_good.p is None or vs_bad.p is None:
-        return None, vs_good, vs_bad
-    if condition_holds(vs_good, op, pct, alpha):
-        return "bad", vs_good, vs_bad
-    towards_good = vs_bad.mb < vs_bad.ma if op == ">" else vs_bad.mb > vs_bad.ma
-    if towards_good and vs_bad.p < alpha:
-        return "good", vs_good, vs_bad
-    return None, vs_good, vs_bad
+def one_sample(values, mu):
+    """The two-sided p-value of VALUES' mean against MU (Student's t), or
+    None for a single value; a constant sample is 0 apart from MU, 1 at it."""
+    if len(values) < 2:
+        return None
+    if len(set(values)) == 1:
+        return 1.0 if values[0] == mu else 0.0
+    from scipy import stats
+    p = stats.ttest_1samp(values, mu).pvalue
+    return 1.0 if math.isnan(p) else float(p)
+
+
+class Verdict:
+    """A bisection step's samples against its ends, on a --fail-if condition
+    (OP, PCT), at ALPHA. verdict: 'bad', 'good' or None (not known yet);
+    vs_good, vs_bad: the Cells of each end against the step; why: 'holds'
+    (the condition holds against the good end and the step is not apart
+    from the bad end), 'apart' (the condition does not hold and the step is
+    apart from the bad end, towards the good side), 'nearer' (apart from
+    both ends: the side of the ends' midpoint MID it is on, by P_MID), or
+    None. A relative change from a good end of about 0 is large however
+    small, so the condition alone never convicts a step the bad end's
+    figures disown. A side of a single run is never evidence here."""
+
+    def __init__(self, good, bad, here, op, pct, alpha):
+        self.vs_good, self.vs_bad = Cell(good, here), Cell(bad, here)
+        self.verdict = self.why = self.mid = self.p_mid = None
+        g, b = self.vs_good, self.vs_bad
+        if g.p is None or b.p is None:
+            return
+        holds = condition_holds(g, op, pct, alpha)
+        towards_good = b.mb < b.ma if op == ">" else b.mb > b.ma
+        apart = towards_good and b.p < alpha
+        if holds and not apart:
+            self.verdict, self.why = "bad", "holds"
+        elif apart and not holds:
+            self.verdict, self.why = "good", "apart"
+        elif holds and apart:
+            self.mid = (g.ma + b.ma) / 2
+            self.p_mid = one_sample(here, self.mid)
+            if self.p_mid is not None and self.p_mid < alpha:
+                above = g.mb > self.mid
+                self.verdict = "bad" if above == (op == ">") else "good"
+                self.why = "nearer"
 
 
 def rows_of(docs, col):

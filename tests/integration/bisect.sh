@@ -43,7 +43,7 @@ HEAD0=$(rev HEAD)
 # bisect ARGS...: the stand-ins' bisection of the whole history, bounded
 bisect() {
 	run_bounded 120 scripts/bisect --tree "$REPO" --good HEAD~7 --bad HEAD \
-		--fail-if 'migrated:7>50%' --runs 2 --budget 6 \
+		--fail-if 'migrated:7>50%' --runs 3 --budget 9 \
 		--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' --step-command "$STANDIN" "$@"
 }
 
@@ -55,7 +55,7 @@ untouched() { # the user's tree: same HEAD, nothing changed, no bisection in it
 
 # --- the planted commit, found
 bisect --results "$TMP/r1"
-check "the bisection ends with the first bad commit (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "the bisection ends with the first bad commit (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err" "$TMP/out"
 check "  it is the planted commit" \
 	grep -q "^first bad commit: $PLANTED sched/rt: take out the conditions of 43fa5460fe60$" "$TMP/out"
 check "  with the figures that convicted it" \
@@ -100,16 +100,17 @@ check "  its failed rounds are logged, then it is skipped" bash -c \
 # --- the planted commit's figures decide nothing: skip, never a verdict
 STANDIN_NOISY=$PLANTED bisect --results "$TMP/r3"
 check "an undecidable step: no first bad commit claimed (exit $rc, want 1)" \
-	bash -c "[ $rc -eq 1 ] && ! grep -q '^first bad commit' '$TMP/out'"
+	bash -c "[ $rc -eq 1 ] && ! grep -q '^first bad commit' '$TMP/out'" || diag "$TMP/out"
 check "  it ran to the budget and was skipped, with its p-values" \
-	grep -qE "^  skip: not decided after 6 runs \(p=[0-9.]+ against the good end" "$TMP/out"
+	grep -qE "^  skip: not decided after 9 runs \(p=[0-9.]+ against the good end" "$TMP/out"
 check "  the candidates named, the planted one among them" bash -c \
 	"grep -q '^only skipped revisions are left: the first bad commit is one of' '$TMP/out' &&
 	 grep -q '^  ${PLANTED:0:12} sched/rt' '$TMP/out'"
 
-# --- interrupted at the fourth round of runs, then resumed
+# --- interrupted in the second step (the first, harmless, decided), then resumed
 : >"$STANDIN_CALLS"
-STANDIN_STOP_AT=4 bisect --results "$TMP/r4"
+SECOND=$(git -C "$REPO" rev-list --bisect HEAD ^"$FIRST")
+STANDIN_STOP_REV=$SECOND bisect --results "$TMP/r4"
 check "stopped by SIGTERM in a step (exit $rc, want 143)" test "$rc" -eq 143
 check "  the log says how to resume" \
 	grep -q "^interrupted: the same command resumes from $TMP/r4/bisect.json$" "$TMP/r4/bisect.log"
@@ -118,7 +119,7 @@ bisect --results "$TMP/r4"
 check "resumed: the planted commit (exit $rc)" grep -q "^first bad commit: $PLANTED " "$TMP/out" ||
 	diag "$TMP/err"
 check "  it says it resumed, and what it had decided" \
-	grep -qE "^bisect: .*; resumed from $TMP/r4/bisect.json \([1-9][0-9]* revisions? decided\)$" "$TMP/out"
+	grep -qE "^bisect: .*; resumed from $TMP/r4/bisect.json \(1 revision decided\)$" "$TMP/out"
 check "  the ends and the decided steps are not measured again" /usr/bin/python3 - \
 	"$TMP/calls.before" "$STANDIN_CALLS" "$TMP/out" <<'PY'
 import re, sys
@@ -157,7 +158,9 @@ refuse 2 "--fail-if 'wait_p99:0>10%': wait_p99 is a pi_stress figure; migrate re
 	--fail-if 'wait_p99:0>10%'
 refuse 2 "the benchmark's results: task '9': expected 0 to 7" --fail-if 'migrated:9>10%'
 refuse 2 "invalid --runs '1': expected a whole number from 2 to 100" --runs 1
-refuse 1 "the condition vol:7>50% does not hold between the ends after 6 runs each" \
+refuse 2 "invalid --budget '1': expected a whole number from --runs (3) to 1000" --budget 1
+refuse 2 "invalid --run '': expected a benchmark command" --run ''
+refuse 1 "the condition vol:7>50% does not hold between the ends after 9 runs each" \
 	--fail-if 'vol:7>50%'
 LOCK=$RTSCHED_CACHE/bisect/$(printf '%s' "$REPO" | sha256sum | cut -c1-12)/lock
 check "the workspace's lock is where the test looks" test -e "$LOCK"
