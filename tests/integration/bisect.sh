@@ -60,7 +60,7 @@ check "  it is the planted commit" \
 	grep -q "^first bad commit: $PLANTED sched/rt: take out the conditions of 43fa5460fe60$" "$TMP/out"
 check "  with the figures that convicted it" \
 	grep -qE "^  convicted by: migrated of task 7: here [0-9.]+ ± [0-9.]+ \([0-9]+ runs\), good end .* p=0\.0" "$TMP/out"
-check "  every step logged with its figures, p-values and decision" /usr/bin/python3 - "$TMP/r1/bisect.log" <<'PY'
+check "  every step logged with its result files, figures, p-values and decision" /usr/bin/python3 - "$TMP/r1/bisect.log" <<'PY'
 import re, sys
 log = open(sys.argv[1]).read()
 steps = re.findall(r"^step \d+: ([0-9a-f]{12}) ", log, re.M)
@@ -68,6 +68,8 @@ decisions = re.findall(r"^  (good|bad|skip): ", log, re.M)
 figures = re.findall(r"^  \d+ runs: migrated of task 7: .* against the good end [-+0-9.inf]+% p=[0-9.]+, "
                      r"against the bad end [-+0-9.inf]+% p=[0-9.]+$", log, re.M)
 assert steps and len(decisions) == len(steps), (steps, decisions)
+rounds = re.findall(r"^  round \d+: 3 result files in \S+/revisions/[0-9a-f]{12}/round-\d+$", log, re.M)
+assert len(rounds) >= len(steps) + 2, rounds
 assert len(figures) >= len(steps), figures
 assert re.search(r"^the ends: migrated of task 7: good [0-9.]+ \(\d+ runs\), bad [0-9.]+ .*p=[0-9.]+ < 0\.01667$",
                  log, re.M), "no ends line"
