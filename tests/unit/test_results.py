@@ -74,8 +74,8 @@ d = verdict([500])
 ok(d.verdict is None, "a single run is no evidence either way")
 d = verdict([600, 610, 605], alpha=0.05)
 ok(d.verdict == "bad", f"beyond the bad end: bad ({d.why})")
-ok(one_sample([3, 3, 3], 3) == 1.0 and one_sample([3, 3, 3], 4) == 0.0 and one_sample([1], 0) is None,
-   "one_sample: a constant sample, a single value")
+ok(one_sample([3, 3, 3], 3) == 1.0 and one_sample([3, 3, 3], 4) == 0.0
+   and one_sample([1], 0) is None, "one_sample: a constant sample, a single value")
 # t = (2 - 0) / (1 / sqrt(3)) = 3.4641, df 2: two-sided p = 0.07418 (t tables)
 ok(abs(one_sample([1, 2, 3], 0) - 0.07418) < 1e-4, "one_sample: p for t=3.4641, df=2 is 0.0742")
 
