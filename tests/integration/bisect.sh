@@ -75,6 +75,7 @@ assert re.search(r"^the ends: migrated of task 7: good [0-9.]+ \(\d+ runs\), bad
                  log, re.M), "no ends line"
 assert "each of up to 3 looks at p < 0.01667 (--alpha 0.05 / 3)" in log
 PY
+check "  a good step says why in words" grep -qE "^  good: below the bad end, p=[0-9.]+ < 0.01667, and not risen more than 50% against the good end by the test \(p=[0-9.]+\)$" "$TMP/out"
 check "  the log on stdout is the log in the results" cmp -s "$TMP/out" "$TMP/r1/bisect.log"
 check "  the user's tree is untouched" untouched
 check "  the state records the answer" /usr/bin/python3 -c "import json,sys
