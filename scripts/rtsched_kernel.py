@@ -19,6 +19,12 @@ CONFIG_FRAGMENT_RT = os.path.join(HERE, "kernel", "rtsched-guest-rt.config")
 
 VARIANTS = ("stock", "pre-43fa5460")
 
+# what building a guest kernel needs
+BUILD_TOOLS = ("make", "gcc", "bc", "bison", "flex", "perl")
+BUILD_HEADERS = {"/usr/include/libelf.h": "libelf-dev",
+                 "/usr/include/openssl/ssl.h": "libssl-dev"}
+BUILD_FREE_GIB = 8
+
 
 class KernelError(Exception):
     """One line saying what is wrong and what to do."""
@@ -26,6 +32,25 @@ class KernelError(Exception):
 
 class Missing(KernelError):
     """Something needed is not there (exit 4)."""
+
+
+def check_build_tools(extra=()):
+    """Missing, naming what to install, unless the tools and headers of a
+    kernel build (and the EXTRA tools) are here."""
+    missing = [t for t in BUILD_TOOLS + tuple(extra) if not shutil.which(t)]
+    missing += [pkg for path, pkg in BUILD_HEADERS.items() if not os.path.exists(path)]
+    if missing:
+        raise Missing(f"missing build tools: {' '.join(missing)} (Debian: apt-get install "
+                      "build-essential bc bison flex libelf-dev libssl-dev)")
+
+
+def check_build_disk(path):
+    """Missing unless PATH (made if need be) has the disk a kernel build takes."""
+    os.makedirs(path, exist_ok=True)
+    free = shutil.disk_usage(path).free / 2**30
+    if free < BUILD_FREE_GIB:
+        raise Missing(f"not enough disk in {path}: {free:.1f} GiB free, a kernel build needs "
+                      f"{BUILD_FREE_GIB} GiB (set RTSCHED_CACHE to another place)")
 
 
 def cache_dir(*parts):
