@@ -54,16 +54,17 @@ check "the run says how long it measured" grep -qE '^measured [0-9.]+ s \(durati
 # -b: the threads really run at base + id, the coordinator at base + threads
 ./migrate -c 0 -b 20 -t 3 -d 2 -q >/dev/null 2>&1 &
 pid=$!
-# read the threads until all are up (start-up time varies with the load) or
-# the run is over: each priority once (a sanitizer's own thread takes the
-# main thread's); field 40 is the RT priority, 41 the policy (1 SCHED_FIFO,
-# 0 SCHED_OTHER)
+# read the threads until all are up and the watchdog with them (it starts
+# after the threads; start-up time varies with the load, and a sanitizer
+# slows it) or the run is over: each priority once (a sanitizer's own thread
+# takes the main thread's); field 40 is the RT priority, 41 the policy
+# (1 SCHED_FIFO, 0 SCHED_OTHER)
 prios= others=0
 while kill -0 $pid 2>/dev/null; do
 	stats=$(cat /proc/$pid/task/*/stat 2>/dev/null)
 	prios=$(awk '$41 == 1 {print $40}' <<<"$stats" | sort -un | tr '\n' ' ')
 	others=$(awk '$41 == 0' <<<"$stats" | wc -l)
-	[ "$prios" = "20 21 22 23 " ] && break
+	[ "$prios" = "20 21 22 23 " ] && [ "$others" -ge 1 ] && break
 	sleep 0.05
 done
 wait $pid
