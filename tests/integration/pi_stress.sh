@@ -102,8 +102,14 @@ check "  the watchdog names a stalled group, without a CPU" \
 # -b: low, medium, high and the coordinator at base .. base + 3
 ./pi_stress -b 20 -d 2 -q >/dev/null 2>&1 &
 pid=$!
-sleep 1
-prios=$(for s in /proc/$pid/task/*/stat; do awk '{print $40}' "$s"; done 2>/dev/null | sort -un | tr '\n' ' ')
+# read the threads until all are up (start-up time varies with the load and
+# a sanitizer) or the run is over
+prios=
+while kill -0 $pid 2>/dev/null; do
+	prios=$(for s in /proc/$pid/task/*/stat; do awk '{print $40}' "$s"; done 2>/dev/null | sort -un | tr '\n' ' ')
+	[ "$prios" = "20 21 22 23 " ] && break
+	sleep 0.05
+done
 wait $pid
 ok $? "the -b 20 run passed"
 check "-b 20: SCHED_FIFO priorities are 20 21 22 and 23 (got: $prios)" test "$prios" = "20 21 22 23 "
