@@ -8,7 +8,8 @@
  *
  * Each test registers itself and runs in a child process of its own under
  * a timeout (10 s unless said), so that a crash or a hang fails that test
- * and the others still run. A table-driven test runs once per row, named
+ * and the others still run; a hung test's threads are described (state,
+ * kernel stack) before it is killed. A table-driven test runs once per row, named
  * "name/ROW" by the row's .name. Every failed check says its file and line;
  * EXPECT_* go on after a failure, ASSERT_* end the test. TEST_SKIP(why)
  * skips the test, saying why. TEARDOWN(fn) { ... } runs after every test
@@ -23,13 +24,17 @@
 #ifndef RT_HARNESS_H
 #define RT_HARNESS_H
 
+#include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HARNESS_MAX 512
@@ -204,7 +209,8 @@ static void (*harness_teardown)(void);
 /* In the child: run @t, say its verdict, exit. */
 static void __attribute__((noreturn)) harness_child(struct rt_test *t)
 {
-	alarm((unsigned int)t->timeout);
+	/* the parent's limit, and this one a little later where it has no pidfd */
+	alarm((unsigned int)t->timeout + 2);
 	t->fn(t);
 	if (harness_teardown)
 		harness_teardown();
@@ -212,11 +218,89 @@ static void __attribute__((noreturn)) harness_child(struct rt_test *t)
 	_exit(t->failed ? 1 : 0);
 }
 
+/*
+ * Where a child that ran out of time was, as TAP comments: each thread's
+ * state and the top of its kernel stack (root reads it), so that a hang
+ * says whether it waited in the kernel, and on what, or ran.
+ */
+static void harness_where(pid_t pid)
+{
+	char path[96], line[160], stat[512], *state;
+	int tid, frames, threads = 0;
+	FILE *f;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d)) && threads < 8) {
+		tid = atoi(e->d_name);
+		if (tid <= 0)
+			continue;
+		threads++;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
+		f = fopen(path, "r");
+		state = f && fgets(stat, sizeof(stat), f) ? strrchr(stat, ')') : NULL;
+		if (f)
+			fclose(f);
+		printf("# the hung child's thread %d: state %c, in the kernel at:", tid,
+		       state && state[1] && state[2] ? state[2] : '?');
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", (int)pid, tid);
+		f = fopen(path, "r");
+		for (frames = 0; f && frames < 6 && fgets(line, sizeof(line), f); frames++) {
+			char *fn = strstr(line, "] ") ? strstr(line, "] ") + 2 : line;
+
+			printf(" %s%.*s", frames ? "< " : "", (int)strcspn(fn, "\n"), fn);
+		}
+		if (f)
+			fclose(f);
+		printf("%s\n", frames ? "" : " (not known)");
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * Wait for the child @pid at most @timeout seconds (by a pidfd; without one,
+ * until the child's own alarm). Returns 1 when it ran out of time: it was
+ * then described and killed. @status is the child's.
+ */
+static int harness_wait(pid_t pid, int timeout, int *status)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0), ret = 0;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct timespec now, end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += timeout;
+	while (fd >= 0) {
+		long ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (end.tv_sec - now.tv_sec) * 1000 + (end.tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0) {
+			harness_where(pid);
+			kill(pid, SIGKILL);
+			ret = 1;
+			break;
+		}
+		if (poll(&p, 1, (int)ms) > 0)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(*status) && WTERMSIG(*status) == SIGALRM)
+		ret = 1;
+	return ret;
+}
+
 /* Run one test in a child; Returns 1 when it failed. */
 static int harness_run(struct rt_test *t, int n)
 {
 	char name[256], why[128] = "";
-	int status, fail;
+	int status, fail, late;
 	pid_t pid;
 
 	harness_name(t, name, sizeof(name));
@@ -228,14 +312,13 @@ static int harness_run(struct rt_test *t, int n)
 	}
 	if (!pid)
 		harness_child(t);
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == HARNESS_SKIP) {
+	late = harness_wait(pid, t->timeout, &status);
+	if (!late && WIFEXITED(status) && WEXITSTATUS(status) == HARNESS_SKIP) {
 		printf("ok %d - %s # SKIP (see above)\n", n, name);
 		return 0;
 	}
-	fail = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+	fail = late || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	if (late)
 		snprintf(why, sizeof(why), " # TIMED OUT after %d s (%s:%d)", t->timeout, t->file,
 			 t->line);
 	else if (WIFSIGNALED(status))

@@ -107,6 +107,9 @@ TEST_TIMEOUT(verdicts_of_the_samples, 20)
 	EXPECT_CONTAINS(out, "# teardown ran\nok 5 - example_passes/row\n");
 	EXPECT_CONTAINS(out, "not ok 2 - example_crashes # killed by signal 6");
 	EXPECT_CONTAINS(out, "not ok 3 - example_hangs # TIMED OUT after 1 s");
+	/* the hung child described before it went: pause() sleeps in the kernel */
+	EXPECT_CONTAINS(out, "# the hung child's thread ");
+	EXPECT_CONTAINS(out, ": state S, in the kernel at: ");
 	EXPECT_CONTAINS(out, "# SKIP nothing to test here\nok 4 - example_skips # SKIP");
 	EXPECT_CONTAINS(out, "ok 5 - example_passes/row\n");
 	EXPECT_CONTAINS(out, "# 2 passed, 4 failed\n");
