@@ -28,7 +28,13 @@
 
 #include "schedwalk.h"
 
-const char *const rt_place_names[RT_PLACES] = { "sibling", "cache", "node", "remote", "here" };
+/**
+ * rt_place_name - the name of @place: "here", or its distance's name
+ */
+const char *rt_place_name(int place)
+{
+	return place == RT_PLACE_HERE ? "here" : rt_distance_names[place];
+}
 
 /**
  * rt_place_init - the walk's memory for placement: the waiters' order and

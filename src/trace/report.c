@@ -3,6 +3,7 @@
  * What the trace of the runs says, as text tables and as the result file's
  * "trace" objects.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -227,64 +228,87 @@ static void print_boosted(const struct trace_run **runs, size_t nruns)
 }
 
 /*
- * The migrations by the distance they crossed: to a sibling of the same
- * core, within the last-level cache, within the NUMA node, to another node.
- * Only where the topology of the machine the trace is of is known.
+ * A table of one per-distance array of each thread (@field, the offset of a
+ * uint64_t array in struct rt_sched_task), summed over the runs, one column
+ * per place of @order: only where every run knows the topology.
  */
-static void print_distances(const struct trace_run **runs, size_t nruns)
+struct by_distance {
+	const char *title;
+	size_t field;
+	const int *order;
+	int places;
+	bool ms;		/* nanoseconds shown as ms, else counts */
+	const char *note;	/* after the column names */
+};
+
+static uint64_t task_place(const struct rt_sched_task *t, size_t field, int k)
 {
+	return ((const uint64_t *)((const char *)t + field))[k];
+}
+
+static void print_by_distance(const struct trace_run **runs, size_t nruns,
+			      const struct by_distance *t)
+{
+	int title = (int)strlen(t->title), width = t->ms ? 10 : 9, k;
 	size_t n = runs[0]->n, i, r;
-	uint64_t d[RT_DISTANCES];
-	int k;
+	uint64_t d;
 
 	for (r = 0; r < nruns; r++) {
 		if (!runs[r]->have_topology)
 			return;
 	}
-	printf("\nMigrations by distance  sibling    cache     node   remote\n");
+	printf("\n%s", t->title);
+	for (k = 0; k < t->places; k++)
+		printf("%*s", width, rt_place_name(t->order[k]));
+	printf("%s\n", t->note);
 	for (i = 0; i < n; i++) {
-		memset(d, 0, sizeof(d));
-		for (r = 0; r < nruns; r++)
-			for (k = 0; k < RT_DISTANCES; k++)
-				d[k] += runs[r]->tasks[i].mig_distance[k];
-		printf("%10zu: %20llu %8llu %8llu %8llu\n", i, (unsigned long long)d[RT_DIST_SIBLING],
-		       (unsigned long long)d[RT_DIST_CACHE], (unsigned long long)d[RT_DIST_NODE],
-		       (unsigned long long)d[RT_DIST_REMOTE]);
+		printf("%10zu:%*s", i, title - 11, "");
+		for (k = 0; k < t->places; k++) {
+			d = 0;
+			for (r = 0; r < nruns; r++)
+				d += task_place(&runs[r]->tasks[i], t->field, t->order[k]);
+			if (t->ms)
+				printf("%7.1f ms", ms(d));
+			else
+				printf("%*llu", width, (unsigned long long)d);
+		}
+		printf("\n");
 	}
+}
+
+/*
+ * The migrations by the distance they crossed: to a sibling of the same
+ * core, within the last-level cache, within the NUMA node, to another node.
+ */
+static void print_distances(const struct trace_run **runs, size_t nruns)
+{
+	static const int order[] = { RT_DIST_SIBLING, RT_DIST_CACHE, RT_DIST_NODE,
+				     RT_DIST_REMOTE };
+	static const struct by_distance table = {
+		.title = "Migrations by distance", .order = order, .places = RT_DISTANCES,
+		.field = offsetof(struct rt_sched_task, mig_distance), .note = "",
+	};
+
+	print_by_distance(runs, nruns, &table);
 }
 
 /*
  * The placement waits by where the CPU that ran lower work was, from the
  * CPU the thread waited on: that CPU itself, or a sibling, the same cache,
  * node, another node (the kernel's RT push and pull look for the nearest
- * lowest-priority CPU). Only where the topology is known.
+ * lowest-priority CPU).
  */
 static void print_place_distances(const struct trace_run **runs, size_t nruns)
 {
-	static const int order[RT_PLACES] = { RT_PLACE_HERE, RT_DIST_SIBLING, RT_DIST_CACHE,
-					      RT_DIST_NODE, RT_DIST_REMOTE };
-	size_t n = runs[0]->n, i, r;
-	uint64_t d[RT_PLACES];
-	int k;
+	static const int order[] = { RT_PLACE_HERE, RT_DIST_SIBLING, RT_DIST_CACHE,
+				     RT_DIST_NODE, RT_DIST_REMOTE };
+	static const struct by_distance table = {
+		.title = "Placement by distance", .order = order, .places = RT_PLACES,
+		.field = offsetof(struct rt_sched_task, place.by_distance_ns), .ms = true,
+		.note = "   (the waits above, by where the lower CPU was from the one waited on)",
+	};
 
-	for (r = 0; r < nruns; r++) {
-		if (!runs[r]->have_topology)
-			return;
-	}
-	printf("\nPlacement by distance");
-	for (k = 0; k < RT_PLACES; k++)
-		printf("%10s", rt_place_names[order[k]]);
-	printf("   (the waits above, by where the lower CPU was from the one waited on)\n");
-	for (i = 0; i < n; i++) {
-		memset(d, 0, sizeof(d));
-		for (r = 0; r < nruns; r++)
-			for (k = 0; k < RT_PLACES; k++)
-				d[k] += runs[r]->tasks[i].place.by_distance_ns[k];
-		printf("%10zu:%10s", i, "");
-		for (k = 0; k < RT_PLACES; k++)
-			printf("%7.1f ms", ms(d[order[k]]));
-		printf("\n");
-	}
+	print_by_distance(runs, nruns, &table);
 }
 
 /**
@@ -413,7 +437,7 @@ static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i
 	if (run->have_topology) {
 		rt_json_object(j, "by_distance_ns");
 		for (k = 0; k < RT_PLACES; k++)
-			rt_json_uint(j, rt_place_names[k], t->place.by_distance_ns[k]);
+			rt_json_uint(j, rt_place_name(k), t->place.by_distance_ns[k]);
 		rt_json_end(j);
 	} else {
 		rt_json_null(j, "by_distance_ns");

@@ -94,7 +94,7 @@ extern const char *const rt_limit_names[RT_LIMITS];	/* "throttled", "fair_server
  */
 #define RT_PLACE_HERE RT_DISTANCES
 #define RT_PLACES (RT_DISTANCES + 1)
-extern const char *const rt_place_names[RT_PLACES];	/* "sibling", ..., "remote", "here" */
+const char *rt_place_name(int place);
 
 struct rt_sched_place {
 	uint64_t wait_ns;		/* the measure */
