@@ -12,6 +12,8 @@ import re
 import shutil
 import subprocess
 
+from rtsched_results import run_child
+
 HERE = os.path.dirname(os.path.realpath(__file__))
 CONFIG_FRAGMENT = os.path.join(HERE, "kernel", "rtsched-guest.config")
 # merged after it for a PREEMPT_RT kernel (kernel-variant --rt)
@@ -240,9 +242,8 @@ def config_mismatches(config_text, wanted):
 def run(cmd, log=None, **kw):
     """Run CMD; its output goes to LOG (a file object) when given. A
     KernelError naming the command (and, without LOG, its last line) when
-    it fails."""
-    r = subprocess.run(cmd, stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, **kw)
+    it fails. Stopped, it stops whole first (run_child)."""
+    r = run_child(cmd, stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
     if r.returncode:
         tail = "" if log else (r.stdout or "").strip().splitlines()[-1:]
         raise KernelError(f"{' '.join(cmd[:3])} ... failed (exit {r.returncode})"

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import stat
+import subprocess
 import sys
 import tempfile
 
@@ -818,6 +819,54 @@ class Stopped(Exception):
 
 def _stop(signum, frame):
     raise Stopped(signum)
+
+
+def _signal_group(pgid, sig):
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def run_child(cmd, timeout=None, grace=60, **kw):
+    """Run CMD (Popen's KW: stdout, stderr, env, cwd, text) to its end, or
+    for TIMEOUT seconds; a CompletedProcess, whose `ended` is None, or how
+    it was ended past its time: "SIGTERM", or "SIGKILL" when it was still
+    there GRACE seconds after. CMD runs in a session of its own, so that
+    nothing it starts outlives it: past its time, or when a signal or an
+    error stops this script, the whole session is told to stop (SIGTERM:
+    make deletes what it had begun and its sub-makes stop, kernel-matrix
+    takes its guest down, a benchmark writes its partial result), given
+    GRACE seconds, then killed; the stop goes on only after that.
+    (subprocess.run kills only its child, with SIGKILL: a kernel build's
+    sub-makes went on building after the script had exited.)"""
+    p = subprocess.Popen(cmd, start_new_session=True, **kw)
+    out = err = ended = None
+    try:
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            ended = "SIGTERM"
+            _signal_group(p.pid, signal.SIGTERM)
+            try:
+                out, err = p.communicate(timeout=grace)
+            except subprocess.TimeoutExpired:
+                ended = "SIGKILL"
+                _signal_group(p.pid, signal.SIGKILL)
+                out, err = p.communicate()
+            _signal_group(p.pid, signal.SIGKILL)  # what it left behind
+    except BaseException:
+        try:
+            _signal_group(p.pid, signal.SIGTERM)
+            p.wait(grace)
+        except BaseException:
+            pass  # a second signal, or the grace over: killed below
+        _signal_group(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+    r = subprocess.CompletedProcess(cmd, p.returncode, out, err)
+    r.ended = ended
+    return r
 
 
 def run_main(main, prog):

@@ -157,3 +157,25 @@ chrt -f 99 timeout 1 chrt -o 0 ./pi_stress -d 5 --json "$TMP/tp.json" >"$TMP/out
 check "  pi_stress under timeout: a PARTIAL line and the JSON" \
 	sh -c "grep -q '^PARTIAL: SIGTERM stopped run 1' '$TMP/out' && test -s '$TMP/tp.json'"
 
+
+# batch stopped during a cell: the cell is stopped with it (it ran on, its
+# threads busy for the rest of its --duration, after batch had exited)
+scripts/batch --modes contention --pi off --threads 2 --repeat 1 --duration 30s \
+	--results "$TMP/bres" >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+cell=
+for i in $(seq 100); do
+	cell=$(pgrep -P $pid -x migrate) && break
+	sleep 0.1
+done
+check "batch started its cell (pid ${cell:-none})" test -n "$cell"
+sleep 0.5
+# the sender above the cell's busy threads
+chrt -f 99 sh -c 'kill -TERM "$1"' sh $pid
+timeout 20 tail --pid=$pid -f /dev/null
+wait $pid
+rc=$?
+ok $(( rc == 143 ? 0 : 1 )) "batch, SIGTERM during a cell of 30 s: exit 143 (got $rc)"
+timeout 10 tail --pid="${cell:-0}" -f /dev/null 2>/dev/null
+check "  the cell stopped with it, not at the end of its 30 s" \
+	sh -c "[ -n '$cell' ] && ! kill -0 '$cell' 2>/dev/null"
