@@ -114,7 +114,7 @@ check "--jobs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -e
 mkdir -p "$TMP/nocache"
 run_bounded 10 env RTSCHED_CACHE="$TMP/nocache/c" $V
 check "no variant named: exit 2 (got $rc), saying what a build takes" \
-	bash -c "[ $rc -eq 2 ] && grep -q 'name the kernels to build: stock, pre-43fa5460 or both; .*15 minutes' '$TMP/err'"
+	bash -c "[ $rc -eq 2 ] && grep -q 'name the kernels to build: stock, pre-43fa5460 or both; .*26 minutes' '$TMP/err'"
 check "  and nothing built or cached" test ! -e "$TMP/nocache/c"
 run_bounded 10 $V post-43fa5460
 check "an unknown variant: exit 2, naming the ones there are" \
