@@ -157,7 +157,6 @@ chrt -f 99 timeout 1 chrt -o 0 ./pi_stress -d 5 --json "$TMP/tp.json" >"$TMP/out
 check "  pi_stress under timeout: a PARTIAL line and the JSON" \
 	sh -c "grep -q '^PARTIAL: SIGTERM stopped run 1' '$TMP/out' && test -s '$TMP/tp.json'"
 
-
 # batch stopped during a cell: the cell is stopped with it (it ran on, its
 # threads busy for the rest of its --duration, after batch had exited)
 scripts/batch --modes contention --pi off --threads 2 --repeat 1 --duration 30s \

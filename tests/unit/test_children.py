@@ -54,7 +54,7 @@ def left(pids, bound=5):
 def stop_script(code, pidfile, n, d):
     """Run CODE as a script under run_main, SIGTERM it once its children
     wrote N pids to PIDFILE: (its exit status, seconds it took to exit after
-    the signal, the pids)."""
+    the signal, the pids, its stderr)."""
     script = os.path.join(d, "script.py")
     with open(script, "w") as f:
         f.write("import subprocess, sys\n"
