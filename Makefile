@@ -288,7 +288,7 @@ soak: deps
 # with their modules and the published tables keep the tree's layout in
 # $(pkglibexecdir), so that each finds the others as in the tree; $(bindir)
 # holds links to them.
-SCRIPTS := batch bisect compare plot kernel-matrix kernel-variant reproduce result-lines
+SCRIPTS := batch bisect calibrate compare plot kernel-matrix kernel-variant reproduce result-lines
 SCRIPT_FILES := $(addprefix scripts/,$(SCRIPTS)) $(wildcard scripts/rtsched_*.py) \
 	scripts/kernel/init.sh scripts/kernel/rtsched-guest.config \
 	scripts/kernel/rtsched-guest-rt.config

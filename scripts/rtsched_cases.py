@@ -12,7 +12,8 @@ program exited come:
                         documented (migrate contention: the highest thread
                         migrates less than a quarter as often as the lowest;
                         pi_stress: passes with PI, fails without)
-  NAME-fail-if-...      each --fail-if condition against a baseline
+  NAME-fail-if-...      each --fail-if condition against a baseline (skip:
+                        it moved, and nothing could test it)
   NAME-tT-COLUMN        migrate, spin: thread T's mean over the whole runs
   NAME-gG-FIGURE        pi_stress: group G's rate and waits (NAME-total-...
                         for all groups)
@@ -27,11 +28,12 @@ Documentation/dev-tools/ktap.rst). A verdict is a case, never an exit status.
 import re
 import shlex
 
-from rtsched_results import (COLUMNS, DISTANCE_COLUMNS, NS_COLUMNS, Cell, ResultError, cell_verdict,
-                             check_comparable, condition_holds, group_samples, load_set,
-                             mean_sd, nr_groups, nr_tasks, parse_fail_if, resolve_fail_if,
-                             rows_of, samples, trace_samples, traced,
-                             trace_columns, whole_runs)
+from rtsched_results import (COLUMNS, DISTANCE_COLUMNS, NS_COLUMNS, ResultError,
+                             check_comparable, group_samples, load_set, nr_groups, nr_tasks,
+                             parse_fail_if, resolve_fail_if, rows_of, samples, sitting_unit,
+                             trace_samples, traced, trace_columns, whole_runs)
+from rtsched_stats import mean_sd
+from rtsched_verdicts import cell_of, family, gate
 
 # every time is reported in us (the results hold ns)
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
@@ -188,7 +190,10 @@ def condition_name(name, spec):
 
 def fail_if_cases(name, baseline, doc, conds, alpha):
     """One case per --fail-if condition of DOC against the BASELINE set (a
-    file or folder); an unusable baseline fails every condition, saying why."""
+    file or folder): fail when it holds (significantly, Holm's adjustment
+    over the conditions), skip when it moved past its threshold and nothing
+    could test it (this run is one sitting: the baseline needs two); an
+    unusable baseline fails every condition, saying why."""
     out = []
     try:
         base = load_set(baseline)[1] if baseline else None
@@ -197,20 +202,26 @@ def fail_if_cases(name, baseline, doc, conds, alpha):
         check_comparable([(baseline, base[0]), (doc["_path"], doc)])
     except ResultError as e:
         return [Case(condition_name(name, s), "fail", diag=[f"baseline: {e}"]) for s in conds]
+    unit = sitting_unit(base, [doc])
+    judged = []
     for spec in conds:
-        case = condition_name(name, spec)
         try:
             col, t, row, op, pct = resolve_fail_if(spec, base)
             _, what, read = rows_of(base, col)
-            c = Cell(read(base, t), read([doc], t))
+            judged.append((spec, col, row, op, pct, what, cell_of(base, [doc], col, t, read, unit)))
         except (ResultError, KeyError) as e:
-            out.append(Case(case, "fail", diag=[f"{spec}: {e}"]))
-            continue
-        held = condition_holds(c, op, pct, alpha)
-        out.append(Case(case, "fail" if held else "pass", c.rel, "%",
-                        diag=[f"{spec}: {col} of {what.lower()} {row}: {c.ma:.1f} in the "
-                              f"baseline, {c.mb:.1f} here ({c.rel:+.1f}%), "
-                              f"{cell_verdict(c.p, alpha)}"]))
+            out.append(Case(condition_name(name, spec), "fail", diag=[f"{spec}: {e}"]))
+    family([j[-1] for j in judged])
+    for spec, col, row, op, pct, what, c in judged:
+        verdict = gate(c, op, pct, alpha)
+        result = {"fail": "fail", "pass": "pass", "undecided": "skip"}[verdict]
+        diag = [f"{spec}: {col} of {what.lower()} {row}: {c.ma:.1f} in the baseline "
+                f"({c.na} sitting{'s' if c.na != 1 else ''}), {c.mb:.1f} here ({c.rel:+.1f}%), "
+                f"{c.words(alpha)}"]
+        if verdict == "undecided":
+            diag.insert(0, "undecided: moved past the threshold, but this run is one sitting "
+                           "and so is the baseline: a baseline of two or more (boots) judges it")
+        out.append(Case(condition_name(name, spec), result, c.rel, "%", diag=diag))
     return out
 
 

@@ -82,7 +82,8 @@ SAME_WHEN_KNOWN = {
 KNOWN_FIELDS = {
     "": {"schema", "tool", "version", "command_line", "start_time", "end_time", "return_code",
          "system", "config", "migrations_source", "runs", "summary", "group_summary", "pass",
-         "partial", "source"},
+         "partial", "source", "sitting"},
+    "sitting": {"boot_id", "process", "pid", "design"},
     "system": {"sysname", "nodename", "release", "version", "machine", "cpus", "nr_cpus",
                "numa_nodes", "rt_runtime_us", "rt_period_us", "preempt_model", "realtime",
                "environment", "vm", "thread_clock", "rt_bandwidth", "scheduler", "isolation",
@@ -112,6 +113,7 @@ def unknown_fields(doc):
     """The fields of DOC this module does not know, as 'where.name' strings."""
     out = [k for k in doc if k not in KNOWN_FIELDS[""] and not k.startswith("_")]
     out += [f"system.{k}" for k in doc.get("system", {}) if k not in KNOWN_FIELDS["system"]]
+    out += [f"sitting.{k}" for k in doc.get("sitting") or {} if k not in KNOWN_FIELDS["sitting"]]
     for run in doc["runs"]:
         out += [f"runs[].{k}" for k in run if k not in KNOWN_FIELDS["run"]]
         for row in run["rows"]:
@@ -216,6 +218,11 @@ def load_file(path):
     for key in ("vm", "environment", "rt_bandwidth", "scheduler", "isolation"):
         _need(system.get(key) is None or isinstance(system[key], dict), path,
               f"its system.{key} is not a JSON object")
+    sitting = doc.get("sitting")
+    _need(sitting is None or (isinstance(sitting, dict) and all(
+        sitting.get(k) is None or isinstance(sitting[k], str) for k in ("boot_id", "process"))
+        and (sitting.get("design") is None or isinstance(sitting["design"], dict))),
+        path, "its sitting is not an object of a boot_id and a process (strings)")
     host = (system.get("vm") or {}).get("host")
     _need(host is None or isinstance(host, dict), path, "its system.vm.host is not a JSON object")
     runs = doc.get("runs")
@@ -240,8 +247,20 @@ def load_file(path):
 
 
 def load_set(arg):
-    """A result set: one file, or every *.json below a folder. Returns (name, [docs])."""
-    if os.path.isdir(arg):
+    """A result set: one file, every *.json below a folder, or (@LIST) the
+    files a list names, one path a line (relative to the list's folder).
+    Returns (name, [docs])."""
+    if arg.startswith("@"):
+        lst = arg[1:]
+        try:
+            text = read_bounded(lst).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ResultError(f"{lst}: not a list of result files (not UTF-8 text)") from None
+        base = os.path.dirname(lst)
+        paths = [os.path.join(base, x.strip()) for x in text.splitlines() if x.strip()]
+        if not paths:
+            raise ResultError(f"{lst}: names no result file")
+    elif os.path.isdir(arg):
         paths = sorted(os.path.join(d, f) for d, _, files in os.walk(arg)
                        for f in files if f.endswith(".json"))
         if not paths:
@@ -336,6 +355,11 @@ def check_comparable(named_docs, one_place=False):
         if one_place and where_ran(doc) != where_ran(first):
             raise ResultError(f"cannot pool {first_name} (ran on {where_ran(first)}) with "
                               f"{name} (ran on {where_ran(doc)}) in one set")
+        if one_place and bool(doc["config"].get("pi")) != bool(first["config"].get("pi")):
+            pi = ("no PI", "PI")
+            raise ResultError(f"cannot pool {first_name} ({pi[bool(first['config'].get('pi'))]}) "
+                              f"with {name} ({pi[bool(doc['config'].get('pi'))]}) in one set: "
+                              "give each its own (a folder, a file, or @LIST)")
         if doc["tool"] != first["tool"]:
             raise ResultError(f"cannot compare {first_name} ({first['tool']}) with "
                               f"{name} ({doc['tool']})")
@@ -461,42 +485,6 @@ def trace_samples(docs, task, column):
                     max if column in _TRACE_LONGEST else sum)
 
 
-def mean_sd(values):
-    """Mean and sample standard deviation (0 for a single value)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-
-
-def welch(a, b):
-    """Welch's t-test p-value, or None when a side has fewer than two runs."""
-    if len(a) < 2 or len(b) < 2:
-        return None
-    if len(set(a)) == 1 and len(set(b)) == 1:
-        return 1.0 if a[0] == b[0] else 0.0
-    import warnings
-    from scipy import stats
-    with warnings.catch_warnings():
-        # nearly equal samples: scipy warns of precision; the p-value is still right
-        warnings.simplefilter("ignore", RuntimeWarning)
-        p = stats.ttest_ind(a, b, equal_var=False).pvalue
-    return 1.0 if math.isnan(p) else float(p)
-
-
-class Cell:
-    """One cell of two result sets side by side: means (ma, mb), deviations
-    (sa, sb), the relative change of B against A in % (rel) and Welch's p
-    (None for a set of one run)."""
-
-    def __init__(self, a, b):
-        (self.ma, self.sa), (self.mb, self.sb) = mean_sd(a), mean_sd(b)
-        ma, mb = self.ma, self.mb
-        self.rel = (mb - ma) / ma * 100 if ma else (0.0 if mb == ma else math.inf)
-        self.p = welch(a, b)
-
-
 def parse_fail_if(spec):
     """A --fail-if condition COLUMN:ROW>PCT% or COLUMN:ROW<PCT% as
     (column, row, op, pct), or a ResultError saying what is accepted."""
@@ -506,14 +494,6 @@ def parse_fail_if(spec):
                           f"e.g. migrated:highest>10% (COLUMN: "
                           f"{', '.join(COLUMNS + GROUP_COLUMNS + TRACE_COLUMNS)})")
     return m.group(1), m.group(2), m.group(3), float(m.group(4))
-
-
-def cell_verdict(p, alpha):
-    """What Welch's p says, in words: 'p=0.012 significant', or that a single
-    run is no evidence (p None)."""
-    if p is None:
-        return "single run: not evidence"
-    return f"p={p:.3f} {'significant' if p < alpha else 'not significant'}"
 
 
 def traced_limits(docs):
@@ -605,60 +585,6 @@ def resolve_fail_if(spec, docs):
     return col, task_index(row, rows_of(docs, col)[0]), row, op, pct
 
 
-def condition_holds(c, op, pct, alpha):
-    """Whether a --fail-if condition holds on Cell C: the mean rose (op '>')
-    or fell ('<') by more than PCT %, significantly at ALPHA or untestable
-    because a set has a single run."""
-    moved = c.rel > pct if op == ">" else c.rel < -pct
-    return moved and (c.p is None or c.p < alpha)
-
-
-def one_sample(values, mu):
-    """The two-sided p-value of VALUES' mean against MU (Student's t), or
-    None for a single value; a constant sample is 0 apart from MU, 1 at it."""
-    if len(values) < 2:
-        return None
-    if len(set(values)) == 1:
-        return 1.0 if values[0] == mu else 0.0
-    from scipy import stats
-    p = stats.ttest_1samp(values, mu).pvalue
-    return 1.0 if math.isnan(p) else float(p)
-
-
-class Verdict:
-    """A bisection step's samples against its ends, on a --fail-if condition
-    (OP, PCT), at ALPHA. verdict: 'bad', 'good' or None (not known yet);
-    vs_good, vs_bad: the Cells of each end against the step; why: 'holds'
-    (the condition holds against the good end and the step is not apart
-    from the bad end), 'apart' (the condition does not hold and the step is
-    apart from the bad end, towards the good side), 'nearer' (apart from
-    both ends: the side of the ends' midpoint MID it is on, by P_MID), or
-    None. A relative change from a good end of about 0 is large however
-    small, so the condition alone never convicts a step the bad end's
-    figures disown. A side of a single run is never evidence here."""
-
-    def __init__(self, good, bad, here, op, pct, alpha):
-        self.vs_good, self.vs_bad = Cell(good, here), Cell(bad, here)
-        self.verdict = self.why = self.mid = self.p_mid = None
-        g, b = self.vs_good, self.vs_bad
-        if g.p is None or b.p is None:
-            return
-        holds = condition_holds(g, op, pct, alpha)
-        towards_good = b.mb < b.ma if op == ">" else b.mb > b.ma
-        apart = towards_good and b.p < alpha
-        if holds and not apart:
-            self.verdict, self.why = "bad", "holds"
-        elif apart and not holds:
-            self.verdict, self.why = "good", "apart"
-        elif holds and apart:
-            self.mid = (g.ma + b.ma) / 2
-            self.p_mid = one_sample(here, self.mid)
-            if self.p_mid is not None and self.p_mid < alpha:
-                above = g.mb > self.mid
-                self.verdict = "bad" if above == (op == ">") else "good"
-                self.why = "nearer"
-
-
 def rows_of(docs, col):
     """How many rows the column has (tasks or groups), what a row is, and how
     to read one: (rows, 'Task' or 'Group', read(docs, row) -> samples)."""
@@ -667,6 +593,56 @@ def rows_of(docs, col):
     if col in TRACE_COLUMNS:
         return nr_tasks(docs), "Task", lambda d, r: trace_samples(d, r, col)
     return nr_tasks(docs), "Task", lambda d, r: samples(d, r, col)
+
+
+def boot_of(doc):
+    """The boot a result ran in: its kernel's boot id, or (results written
+    before rtsched recorded it, and the published tables) the file itself,
+    so that such a file is a sitting of its own."""
+    b = (doc.get("sitting") or {}).get("boot_id")
+    return f"boot {b}" if b else f"file {doc['_path']}"
+
+
+def process_of(doc):
+    """The process that wrote a result: the id it drew, else the file."""
+    p = (doc.get("sitting") or {}).get("process")
+    return f"{boot_of(doc)} process {p}" if p else f"file {doc['_path']}"
+
+
+def sitting_unit(*doc_sets):
+    """What a sitting is when DOC_SETS are compared: the boot, unless two of
+    the sets share one (runs of one kernel in one boot, a setting changed
+    between processes), where the process is all that separates them."""
+    seen = set()
+    for docs in doc_sets:
+        boots = {boot_of(d) for d in docs}
+        if boots & seen:
+            return "process"
+        seen |= boots
+    return "boot"
+
+
+def sittings(docs, read, row, unit):
+    """The values of ROW that READ(docs, row) gives, one list per sitting
+    of DOCS (UNIT: 'boot' or 'process'), sittings in the order they come."""
+    key = boot_of if unit == "boot" else process_of
+    out = {}
+    for d in docs:
+        out.setdefault(key(d), []).extend(read([d], row))
+    return [v for v in out.values() if v]
+
+
+def plural(n, word):
+    """N WORD in words: '1 boot', '6 boots', '2 processes'."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}{'es' if word.endswith(('s', 'x')) else 's'}"
+
+
+def count_sittings(docs, unit):
+    """How many sittings (UNIT) DOCS hold."""
+    key = boot_of if unit == "boot" else process_of
+    return len({key(d) for d in docs})
 
 
 class Parser(argparse.ArgumentParser):

@@ -9,6 +9,7 @@ framed on a second serial port (see init.sh for the frame).
 import base64
 import hashlib
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -295,6 +296,23 @@ def boot(cmd, timeout, on_line=None, ready_marker=None, ready_timeout=None):
     th.join(5)
     rc = None if killed else proc.returncode
     return rc, "\n".join(console), time.monotonic() - t0, killed
+
+
+def design_order(kernels, settings, rounds, order, seed=0):
+    """The boots of an interleaved design, as (round, kernel index, setting):
+    ROUNDS rounds, each booting every one of KERNELS kernels under every one
+    of SETTINGS (names, or [None]) once: in that order (ORDER 'alternate':
+    A B A B ...), or each round in its own order drawn from SEED
+    ('shuffle', randomized blocks)."""
+    block = [(k, s) for k in range(kernels) for s in settings]
+    rng = random.Random(seed)
+    out = []
+    for r in range(1, rounds + 1):
+        this = list(block)
+        if order == "shuffle":
+            rng.shuffle(this)
+        out += [(r, k, s) for k, s in this]
+    return out
 
 
 def qemu_version():

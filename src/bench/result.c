@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -300,6 +301,31 @@ static void json_system(struct rt_json *j, const struct bench_sys *sys, const st
 	rt_json_end(j);
 }
 
+/*
+ * The sitting: the boot and the process the runs of this file shared. Runs
+ * of one sitting share its state (memory layout, interrupts, the guest's
+ * clock calibration), so they are not independent samples of the kernel;
+ * the scripts take a sitting's mean as one sample.
+ */
+static void json_sitting(struct rt_json *j, const struct bench_sys *sys)
+{
+	unsigned char id[16];
+	char hex[2 * sizeof(id) + 1];
+	size_t i;
+
+	rt_json_object(j, "sitting");
+	rt_json_str(j, "boot_id", sys->kernel.boot_id[0] ? sys->kernel.boot_id : NULL);
+	if (getrandom(id, sizeof(id), GRND_NONBLOCK) == (ssize_t)sizeof(id)) {
+		for (i = 0; i < sizeof(id); i++)
+			snprintf(hex + 2 * i, 3, "%02x", id[i]);
+		rt_json_str(j, "process", hex);
+	} else {
+		rt_json_null(j, "process");
+	}
+	rt_json_int(j, "pid", getpid());
+	rt_json_end(j);
+}
+
 /**
  * bench_result_config - the "config" object: the program's own settings
  * (@fields writes them, given @ctx), then those every program has
@@ -355,6 +381,7 @@ struct rt_json *bench_result_begin(struct bench_result *r, const char *tool, int
 	iso_time(when, sizeof(when), r->start.tv_sec);
 	rt_json_str(j, "start_time", when);
 	json_system(j, sys, cpus, work);
+	json_sitting(j, sys);
 	return j;
 }
 

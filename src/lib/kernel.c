@@ -237,6 +237,11 @@ int rt_kernel_read(struct rt_kernel *k, const char *root)
 	if (rt_kfile_read(path, k->version, sizeof(k->version)) <= 0)
 		k->version[0] = '\0';
 	release_numbers(k);
+	/* what tells one boot from another: results of one boot are one sitting */
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/random/boot_id", root);
+	if (rt_kfile_read(path, k->boot_id, sizeof(k->boot_id)) != 36 ||
+	    strspn(k->boot_id, "0123456789abcdef-") != 36)
+		k->boot_id[0] = '\0';
 	rt_kconfig_read(&k->config, root, k->release);
 	preemption(k, root);
 	features(k, root);

@@ -17,6 +17,7 @@
 struct rt_kernel {
 	char release[128];
 	char version[256];		/* "#1 SMP PREEMPT_DYNAMIC ..." */
+	char boot_id[40];		/* this boot's random id (random/boot_id); "" unknown */
 	int major, minor;		/* of the release; -1 unknown */
 	struct rt_kconfig config;	/* .text NULL: not found */
 	char model[32];			/* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "PREEMPT_LAZY",

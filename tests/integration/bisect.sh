@@ -43,7 +43,7 @@ HEAD0=$(rev HEAD)
 # bisect ARGS...: the stand-ins' bisection of the whole history, bounded
 bisect() {
 	run_bounded 120 scripts/bisect --tree "$REPO" --good HEAD~7 --bad HEAD \
-		--fail-if 'migrated:7>50%' --runs 3 --budget 9 \
+		--fail-if 'migrated:7>50%' --runs 3 --sittings 3 --budget 5 \
 		--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' --step-command "$STANDIN" "$@"
 }
 
@@ -54,28 +54,36 @@ untouched() { # the user's tree: same HEAD, nothing changed, no bisection in it
 }
 
 # --- the planted commit, found
+: >"$STANDIN_CALLS"
 bisect --results "$TMP/r1"
 check "the bisection ends with the first bad commit (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err" "$TMP/out"
 check "  it is the planted commit" \
 	grep -q "^first bad commit: $PLANTED sched/rt: take out the conditions of 43fa5460fe60$" "$TMP/out"
 check "  with the figures that convicted it" \
-	grep -qE "^  convicted by: migrated of task 7: here [0-9.]+ ± [0-9.]+ \([0-9]+ runs\), good end .* p=0\.0" "$TMP/out"
+	grep -qE "^  convicted by: migrated of task 7: here [0-9.]+ ± [0-9.]+ \([0-9]+ sittings\), good end .* p=0\.0" "$TMP/out"
 check "  every step logged with its result files, figures, p-values and decision" /usr/bin/python3 - "$TMP/r1/bisect.log" <<'PY'
 import re, sys
 log = open(sys.argv[1]).read()
 steps = re.findall(r"^step \d+: ([0-9a-f]{12}) ", log, re.M)
 decisions = re.findall(r"^  (good|bad|skip): ", log, re.M)
-figures = re.findall(r"^  \d+ runs: migrated of task 7: .* against the good end [-+0-9.inf]+% p=[0-9.]+, "
+figures = re.findall(r"^  \d+ sittings: migrated of task 7: .* against the good end [-+0-9.inf]+% p=[0-9.]+, "
                      r"against the bad end [-+0-9.inf]+% p=[0-9.]+$", log, re.M)
 assert steps and len(decisions) == len(steps), (steps, decisions)
 rounds = re.findall(r"^  round \d+: 3 result files in \S+/revisions/[0-9a-f]{12}/round-\d+$", log, re.M)
 assert len(rounds) >= len(steps) + 2, rounds
 assert len(figures) >= len(steps), figures
-assert re.search(r"^the ends: migrated of task 7: good [0-9.]+ \(\d+ runs\), bad [0-9.]+ .*p=[0-9.]+ < 0\.01667$",
+assert re.search(r"^the ends: migrated of task 7: good [0-9.]+ \(\d+ sittings\), bad [0-9.]+ .*p=[0-9.]+ < 0\.01667$",
                  log, re.M), "no ends line"
 assert "each of up to 3 looks at p < 0.01667 (--alpha 0.05 / 3)" in log
 PY
 check "  a good step says why in words" grep -qE "^  good: below the bad end, p=[0-9.]+ < 0.01667, and not risen more than 50% against the good end by the test \(p=[0-9.]+\)$" "$TMP/out"
+check "  the ends' rounds alternate: good, bad, good, bad, good, bad" /usr/bin/python3 - \
+	"$STANDIN_CALLS" "$(rev HEAD~7)" "$HEAD0" <<'PY'
+import sys
+calls = open(sys.argv[1]).read().split()
+good, bad = sys.argv[2], sys.argv[3]
+assert calls[:6] == [good, bad] * 3, calls[:6]
+PY
 check "  the log on stdout is the log in the results" cmp -s "$TMP/out" "$TMP/r1/bisect.log"
 check "  the user's tree is untouched" untouched
 check "  the state records the answer" /usr/bin/python3 -c "import json,sys
@@ -105,7 +113,7 @@ STANDIN_NOISY=$PLANTED bisect --results "$TMP/r3"
 check "an undecidable step: no first bad commit claimed (exit $rc, want 1)" \
 	bash -c "[ $rc -eq 1 ] && ! grep -q '^first bad commit' '$TMP/out'" || diag "$TMP/out"
 check "  it ran to the budget and was skipped, with its p-values" \
-	grep -qE "^  skip: not decided after 9 runs \(p=[0-9.]+ against the good end" "$TMP/out"
+	grep -qE "^  skip: not decided after 5 sittings \(p=[0-9.]+ against the good end" "$TMP/out"
 check "  the candidates named, the planted one among them" bash -c \
 	"grep -q '^only skipped revisions are left: the first bad commit is one of' '$TMP/out' &&
 	 grep -q '^  ${PLANTED:0:12} sched/rt' '$TMP/out'"
@@ -160,10 +168,11 @@ refuse 2 "place_here is a figure of --trace, and --run 'migrate -t 8 -d 10' does
 refuse 2 "--fail-if 'wait_p99:0>10%': wait_p99 is a pi_stress figure; migrate results have" \
 	--fail-if 'wait_p99:0>10%'
 refuse 2 "the benchmark's results: task '9': expected 0 to 7" --fail-if 'migrated:9>10%'
-refuse 2 "invalid --runs '1': expected a whole number from 2 to 100" --runs 1
-refuse 2 "invalid --budget '1': expected a whole number from --runs (3) to 1000" --budget 1
+refuse 2 "invalid --runs '0': expected a whole number from 1 to 100" --runs 0
+refuse 2 "invalid --sittings '1': expected a whole number from 2 to 100" --sittings 1
+refuse 2 "invalid --budget '1': expected a whole number from --sittings (3) to 1000" --budget 1
 refuse 2 "invalid --run '': expected a benchmark command" --run ''
-refuse 1 "the condition vol:7>50% does not hold between the ends after 9 runs each" \
+refuse 1 "the condition vol:7>50% does not hold between the ends after 5 sittings each" \
 	--fail-if 'vol:7>50%'
 LOCK=$RTSCHED_CACHE/bisect/$(printf '%s' "$REPO" | sha256sum | cut -c1-12)/lock
 check "the workspace's lock is where the test looks" test -e "$LOCK"

@@ -31,7 +31,8 @@ done
 # the scripts: every long option of their argument parser is in their man page
 for pair in batch:rtsched-batch.8 compare:rtsched-compare.1 plot:rtsched-plot.1 \
 	kernel-matrix:rtsched-kernel-matrix.8 kernel-variant:rtsched-kernel-variant.8 \
-	reproduce:rtsched-reproduce.8 result-lines:rtsched-result-lines.1 bisect:rtsched-bisect.8; do
+	reproduce:rtsched-reproduce.8 result-lines:rtsched-result-lines.1 bisect:rtsched-bisect.8 \
+	calibrate:rtsched-calibrate.8; do
 	script=scripts/${pair%%:*} page=man/${pair#*:}
 	opts=$(grep 'add_argument(' "$script" | grep -oE '"--[a-z-]+"' | tr -d '"')
 	check "$script: the options were found" test -n "$opts"

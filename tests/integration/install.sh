@@ -14,7 +14,7 @@ run_bounded 300 make --no-print-directory install DESTDIR="$D" prefix=/usr
 ok $rc "make install DESTDIR=... prefix=/usr (exit $rc)" || diag "$TMP/err"
 (cd "$D/usr" && find . | sort) >"$TMP/tree"
 
-progs="migrate pi_stress spin analyse batch bisect compare plot kernel-matrix kernel-variant reproduce result-lines"
+progs="migrate pi_stress spin analyse batch bisect calibrate compare plot kernel-matrix kernel-variant reproduce result-lines"
 for p in $progs; do
 	check "  installs rtsched-$p, executable" test -x "$D/usr/bin/rtsched-$p"
 done

@@ -233,6 +233,40 @@ check "trace buffers past the guest's memory: exit 3, the sizes and --trace-buff
 		grep -q '^migrate: --trace: the trace buffers, 4194304 KiB on each of 4 CPUs (16384 MiB in all), do not fit in memory; --trace-buffer KB asks for less$' '$TMP/out'" ||
 	diag "$TMP/out"
 
+# --- an interleaved design: two boots under each of two settings, every
+# result with its place in it (scripts/compare's sittings)
+rm -rf "${RES:?}"/*
+run_bounded 300 $M --accel tcg --results "$RES" --sittings 2 --append lpj=4000000 \
+	--setting 'off=echo NO_RT_PUSH_IPI > /sys/kernel/debug/sched/features' \
+	--setting 'on=echo RT_PUSH_IPI > /sys/kernel/debug/sched/features' \
+	--run 'migrate -d 0.5' "$KERNEL"
+check "--sittings 2, two settings: four boots (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  each setting's results in a folder of its own, the feature as it set it" \
+	/usr/bin/python3 - "$RES" <<'EOF'
+import glob, json, sys
+res = sys.argv[1]
+seen = []
+for name, feat in (("off", "NO_RT_PUSH_IPI"), ("on", "RT_PUSH_IPI")):
+    files = glob.glob(f"{res}/{name}/*/vm-4cpu-tcg/*.json")
+    assert len(files) == 2, (name, files)
+    for f in files:
+        d = json.load(open(f))
+        assert feat in d["system"]["scheduler"]["features"], (f, d["system"]["scheduler"])
+        s = d["sitting"]
+        assert s["design"]["setting"] == name and s["design"]["rounds"] == 2, s
+        seen.append((s["design"]["boot"], s["design"]["round"], name, s["boot_id"]))
+seen.sort()
+assert [(b, r, n) for b, r, n, _ in seen] == [(1, 1, "off"), (2, 1, "on"), (3, 2, "off"),
+                                              (4, 2, "on")], seen
+assert len({x[3] for x in seen}) == 4, "a boot id each"
+assert len({json.load(open(f))["sitting"]["design"]["id"]
+            for f in glob.glob(f"{res}/*/*/vm-4cpu-tcg/*.json")}) == 1
+EOF
+check "  the design is said before the boots" \
+	grep -qE "^kernel-matrix: design [0-9TZ]+-[0-9a-f]{6}: 2 rounds of 2 boots \(1 kernel x 2 settings\), order alternate$" "$TMP/err"
+check "  and compare takes each boot as a sitting" bash -c \
+	"scripts/compare '$RES/off' '$RES/on' --column migrated | grep -q '^   sitting: the boot, 2 against 2$'"
+
 # --- a kernel without SMP (nosmp): refused by the guest, nothing stored
 rm -rf "${RES:?}"/*
 run_bounded 300 $M --accel tcg --results "$RES" --append nosmp "$KERNEL"
@@ -288,6 +322,12 @@ check "  no QEMU left running" bash -c "! grep -qs 'matri[x]-' /proc/[0-9]*/cmdl
 check "  no work folder left in the cache" test "$(matrices)" -eq "$before"
 check "  nothing stored" no_results
 bad 2 "leave out --json" $M --run 'migrate --json x' "$KERNEL"
+bad 2 "invalid --sittings '0': expected a whole number from 1 to 1000" $M --sittings 0 "$KERNEL"
+bad 2 "invalid --order 'random': expected alternate or shuffle" $M --order random "$KERNEL"
+bad 2 "--seed is the seed of --order shuffle: give both, or neither" $M --seed 3 "$KERNEL"
+bad 2 "invalid --setting 'a b=true': expected NAME=SHELL LINE" $M --setting 'a b=true' "$KERNEL"
+bad 2 "invalid --setting 'on=': expected one non-empty shell line after on=" $M --setting 'on=' "$KERNEL"
+bad 2 "a setting on was given already" $M --setting 'on=true' --setting 'on=false' "$KERNEL"
 bad 2 "invalid --topology 'sockets=2,nodes=3': nodes must be 1 or one per socket" $M --topology sockets=2,nodes=3 "$KERNEL"
 bad 2 "invalid --topology: 2s2c1t1n makes 4 virtual CPUs; accepted: a product of 1 to 64, and --cpus 8 must be it" $M --cpus 8 --topology sockets=2,cores=2 "$KERNEL"
 bad 2 "the guest would get ' as written" $M --run "migrate -m 'x" "$KERNEL"

@@ -40,7 +40,9 @@ for when, pi in (("pre43fa5460", "pi"), ("stock", "pi"), ("pre43fa5460", "nopi")
 sys.exit(0 if printed == want else f"printed {printed}, files say {want}")
 EOF
 check "  the significance of the differences, from compare" \
-	test "$(grep -c "^Significance, " "$TMP/out")" -eq 2 -a "$(grep -c "Welch's two-sample t-test" "$TMP/out")" -eq 2
+	test "$(grep -c "^Significance, " "$TMP/out")" -eq 2 -a "$(grep -c "^Each sitting's mean is one sample" "$TMP/out")" -eq 2
+check "  which says single boots are no evidence" \
+	bash -c "grep -q '(single boots, stored before rtsched had sittings: one sitting a cell is no evidence)' '$TMP/out' && [ \$(grep -c 'one sitting a side: not evidence$' '$TMP/out') -eq 18 ]"
 check "  a plot of the migrations" bash -c "file '$TMP/m.png' | grep -q 'PNG image data, 1200 x 600'"
 check "  and names where it is, not the private folder it was drawn in" \
 	grep -qx "plot: wrote $TMP/m.png (1200x600)" "$TMP/out"
@@ -94,13 +96,14 @@ check "--runs 0: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -e
 run_bounded 10 $R --duration 10ms
 check "--duration 10ms: exit 2, what is accepted" grep -q "expected whole seconds" "$TMP/err"
 
-# --- a cell whose guest fails is run again on its own, the others kept: the
+# --- the interleaved design, a kernel whose guest fails booted again: the
 # reproduce script with stand-ins for kernel-variant (names two images) and
-# kernel-matrix (brings back, per image and command, a result stored in the
-# reproduction, as the real one does, except for the cells in $FAKE/fail)
+# kernel-matrix (brings back, per boot of an image and command, a result
+# stored in the reproduction with a boot id of its own, as the real one
+# does, except for the cells in $FAKE/fail)
 F=$TMP/fake
 mkdir -p "$F/scripts" "$F/results/reference"
-cp scripts/reproduce scripts/compare scripts/plot scripts/rtsched_results.py "$F/scripts/"
+cp scripts/reproduce scripts/compare scripts/plot scripts/rtsched_*.py "$F/scripts/"
 cp results/reference/*.json "$F/results/reference/"
 cat >"$F/scripts/kernel-variant" <<'EOV'
 #!/bin/sh
@@ -111,23 +114,33 @@ done
 EOV
 cat >"$F/scripts/kernel-matrix" <<'EOM'
 #!/bin/bash
-# --cpus N --accel A --results DIR --command-timeout T (--setup LINE)... (--run CMD)... IMAGE...
-# A --setup line that sets a scheduler feature shows in the results'
-# features, as in a guest whose kernel has it (unless $FAKE/nofeature).
-runs=() images=() feature=
+# --cpus N --accel A --results DIR --command-timeout T (--run CMD)... (--setting NAME=LINE)...
+# --sittings K --order O IMAGE...: K rounds, each booting every image under
+# every setting once. A setting's line that sets a scheduler feature shows
+# in the results' features, as in a guest whose kernel has it (unless
+# $FAKE/nofeature).
+runs=() images=() settings=() sittings=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--results) results=$2; shift ;;
 	--run) runs+=("$2"); shift ;;
-	--setup) echo "$2" >>"$FAKE/setup"; feature=$(echo "$2" | sed -n 's/^echo \([A-Z_]*\) .*/\1/p'); shift ;;
+	--setting) settings+=("$2"); echo "$2" >>"$FAKE/setup"; shift ;;
+	--sittings) sittings=$2; shift ;;
+	--order) echo "$2" >>"$FAKE/order"; shift ;;
 	--cpus | --accel | --command-timeout) shift ;;
 	*) images+=("$1") ;;
 	esac
 	shift
 done
+[ ${#settings[@]} -gt 0 ] || settings=("")
 rc=0
+for ((r = 1; r <= sittings; r++)); do
 for img in "${images[@]}"; do
+for setting in "${settings[@]}"; do
 	rel=$(basename "$(dirname "$img")")
+	name=${setting%%=*} feature=$(echo "${setting#*=}" | sed -n 's/^echo \([A-Z_]*\) .*/\1/p')
+	boot=$(cat /proc/sys/kernel/random/uuid)
+	echo "boot $rel $name" >>"$FAKE/boots"
 	for i in "${!runs[@]}"; do
 		case ${runs[$i]} in *" -p") pi=pi ;; *) pi=nopi ;; esac
 		cell="${rel#6.1.192-rtsched-} $pi"
@@ -142,53 +155,71 @@ for img in "${images[@]}"; do
 		else
 			src=$(ls "$STORED_DIR/$rel"/vm-4cpu-tcg/*.json | grep -v -- -pi.json | tail -n 1)
 		fi
-		mkdir -p "$results/$rel/vm-4cpu-tcg"
-		dst=$results/$rel/vm-4cpu-tcg/$(date +%Y%m%dT%H%M%S%N)-$((i + 1))-${src##*Z-?-}
-		cp "$src" "$dst"
-		if [ -n "$feature" ] && [ ! -e "$FAKE/nofeature" ]; then
-			python3 -c 'import json, sys
+		out=$results${name:+/$name}/$rel/vm-4cpu-tcg
+		mkdir -p "$out"
+		dst=$out/$(date +%Y%m%dT%H%M%S%N)-$((i + 1))-${src##*Z-?-}
+		python3 -c 'import json, sys, uuid
 d = json.load(open(sys.argv[1]))
-d["system"]["scheduler"] = {"features": ["HRTICK", sys.argv[2]], "features_why": None}
-json.dump(d, open(sys.argv[1], "w"))' "$dst" "$feature"
-		fi
+d["sitting"] = {"boot_id": sys.argv[3], "process": uuid.uuid4().hex}
+if sys.argv[4]:
+    d["system"]["scheduler"] = {"features": ["HRTICK", sys.argv[4]], "features_why": None}
+json.dump(d, open(sys.argv[2], "w"))' "$src" "$dst" "$boot" "$([ -e "$FAKE/nofeature" ] || echo "$feature")"
 	done
+done
+done
 done
 exit $rc
 EOM
 chmod +x "$F/scripts/kernel-variant" "$F/scripts/kernel-matrix"
 export FAKE=$F STORED_DIR=$PWD/$STORED
 echo "pre43fa5460 pi" >"$F/fail"
-run_bounded 120 $PY "$F/scripts/reproduce" --results "$F/out" --plot "$F/m.png"
-check "a cell whose guest failed once: reproduce runs it again and finishes (exit $rc)" \
+run_bounded 120 $PY "$F/scripts/reproduce" --sittings 2 --results "$F/out" --plot "$F/m.png"
+check "a kernel whose guest failed once: reproduce boots it again and finishes (exit $rc)" \
 	test "$rc" -eq 0 || diag "$TMP/err"
-check "  saying so" grep -q "^reproduce: before the commit, pi: no result came back; trying it again (2 of 3)$" "$TMP/err"
-check "  running only that cell again (calls: $(tr '\n' ',' <"$F/calls"))" \
-	test "$(grep -c . "$F/calls")" -eq 5 -a "$(tail -n 1 "$F/calls")" = "pre43fa5460 pi"
-check "  and prints the four tables" test "$(grep -c "here (mean of 5 runs)" "$TMP/out")" -eq 4
-rm -f "$F/calls"
+check "  the boots interleaved: before, after, before, after, then the one again" \
+	test "$(awk '{print $2}' "$F/boots" | sed 's/6.1.192-rtsched-//' | tr '\n' ' ')" = "pre43fa5460 stock pre43fa5460 stock pre43fa5460 "
+check "  saying so" grep -q "^reproduce: before the commit: 1 sitting missing; booting again after the rounds (2 of 3)$" "$TMP/err"
+check "  running only that kernel again (calls: $(tr '\n' ',' <"$F/calls"))" \
+	test "$(grep -c . "$F/calls")" -eq 10 -a "$(tail -n 1 "$F/calls")" = "pre43fa5460 pi"
+check "  and prints the four tables, of two sittings each (no PI before: three, its boot again)" \
+	test "$(grep -c "here (mean of 2 sittings, 10 runs)" "$TMP/out")" -eq 3 -a \
+	"$(grep -c "here (mean of 3 sittings, 15 runs)" "$TMP/out")" -eq 1
+check "  each judged on the sittings" bash -c "grep -q '^   sitting: the boot, 2 against 2$' '$TMP/out' &&
+	grep -q '^   sitting: the boot, 3 against 2$' '$TMP/out'"
+check "  in a folder of the design's own" bash -c "ls -d '$F/out'/sittings-*/6.1.192-rtsched-stock/vm-4cpu-tcg"
+rm -f "$F/calls" "$F/boots"
 echo "pre43fa5460 pi" >"$F/fail" && touch "$F/always"
-run_bounded 120 $PY "$F/scripts/reproduce" --results "$F/out2" --plot "$F/m2.png"
-check "a cell that fails every time: exit 1 (got $rc) after 3 tries, naming it" \
-	bash -c "[ $rc -eq 1 ] && grep -q 'no result for before pi after 3 tries' '$TMP/err' && [ \$(grep -c 'pre43fa5460 pi' '$F/calls') -eq 3 ]" ||
+run_bounded 120 $PY "$F/scripts/reproduce" --sittings 2 --results "$F/out2" --plot "$F/m2.png"
+check "a kernel that fails every time: exit 1 (got $rc) after 3 tries, naming it" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'sittings still missing after 3 tries: pre-43fa5460 (2)' '$TMP/err' && [ \$(grep -c 'pre43fa5460 pi' '$F/calls') -eq 6 ]" ||
 	diag "$TMP/err"
 
 # --- the 2026 series: 6.12, PREEMPT_RT, RT_PUSH_IPI set in the guests
-rm -f "$F/calls" "$F/fail" "$F/always" "$F/setup"
-run_bounded 120 $PY "$F/scripts/reproduce" --series 6.12 --rt --push-ipi off --results "$F/out3" \
+rm -f "$F/calls" "$F/fail" "$F/always" "$F/setup" "$F/boots"
+run_bounded 120 $PY "$F/scripts/reproduce" --sittings 2 --series 6.12 --rt --push-ipi off --results "$F/out3" \
 	--plot "$F/m3.png"
 check "--series 6.12 --rt --push-ipi off: exit $rc" test "$rc" -eq 0 || diag "$TMP/err"
 check "  builds from linux-source-6.12 with PREEMPT_RT (kernel-variant $(cat "$F/variant-args"))" \
 	test "$(cat "$F/variant-args")" = "--source-package linux-source-6.12 --rt stock pre-43fa5460"
 check "  each guest sets NO_RT_PUSH_IPI in sched/features" \
-	grep -qx "echo NO_RT_PUSH_IPI > /sys/kernel/debug/sched/features || echo 'could not set NO_RT_PUSH_IPI'" "$F/setup"
+	grep -qx "push-ipi-off=echo NO_RT_PUSH_IPI > /sys/kernel/debug/sched/features || echo 'could not set NO_RT_PUSH_IPI'" "$F/setup"
 check "  and the assembly says each cell had it off" \
 	test "$(grep -c "RT_PUSH_IPI off$" "$TMP/out")" -eq 4
+rm -f "$F/setup" "$F/boots"
+run_bounded 180 $PY "$F/scripts/reproduce" --sittings 2 --series 6.12 --push-ipi both --results "$F/out5" \
+	--plot "$F/m5.png"
+check "--push-ipi both: exit $rc" test "$rc" -eq 0 || diag "$TMP/err"
+check "  every kernel booted with it off and on in each round" \
+	test "$(awk '{print $2, $3}' "$F/boots" | sed 's/6.1.192-rtsched-//' | tr '\n' ',')" = "pre43fa5460 push-ipi-off,pre43fa5460 push-ipi-on,stock push-ipi-off,stock push-ipi-on,pre43fa5460 push-ipi-off,pre43fa5460 push-ipi-on,stock push-ipi-off,stock push-ipi-on,"
+check "  the four tables of each setting, and the stock kernel off against on" bash -c \
+	"[ \$(grep -c 'here (mean of 2 sittings' '$TMP/out') -eq 8 ] && [ \$(grep -c '^RT_PUSH_IPI, the stock kernel, .*: A = off, B = on, interleaved boots' '$TMP/out') -eq 2 ]"
+check "  a picture for each setting" bash -c "[ -s '$F/m5-push-ipi-off.png' ] && [ -s '$F/m5-push-ipi-on.png' ]"
 : >"$F/nofeature"
-run_bounded 120 $PY "$F/scripts/reproduce" --series 6.12 --push-ipi on --results "$F/out4" \
+run_bounded 120 $PY "$F/scripts/reproduce" --sittings 2 --series 6.12 --push-ipi on --results "$F/out4" \
 	--plot "$F/m4.png"
 check "a guest whose kernel did not take RT_PUSH_IPI: exit 1 (got $rc)" test "$rc" -eq 1
 check "  the cells named, and what they had" \
-	bash -c "grep -q 'WARNING: RT_PUSH_IPI was asked on but is not in before pi' '$TMP/out' && grep -q 'RT_PUSH_IPI unknown (not recorded)' '$TMP/out' && grep -q 'RT_PUSH_IPI is not on in every cell' '$TMP/err'"
+	bash -c "grep -q 'WARNING: RT_PUSH_IPI was asked on but is not in before pi' '$TMP/out' && grep -q 'RT_PUSH_IPI unknown (not recorded)' '$TMP/out' && grep -q 'RT_PUSH_IPI is not as asked in every cell' '$TMP/err'"
 run_bounded 10 $R --rt
 check "--rt with the 6.1 series: exit 2 (got $rc), one line, what to use" \
 	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'cannot build PREEMPT_RT for x86 .*use --series 6.12' '$TMP/err'"

@@ -65,19 +65,31 @@ check "  every column, every task and the total" test "$(grep -cE '^ +([0-3]:|to
 run_bounded 30 scripts/compare "$p2" "$p2" --column iterations
 ok $rc "compare reads pi_stress's file"
 
-p3=$TMP/p3.json
-# six runs of 1000: with three of 300 one slow run in ten made the fall "not
-# significant" (seen in a CI run's check-fresh: p=0.06 and 0.105 here)
-./pi_stress -q -i 1000 -r 6 --json "$p3" >/dev/null 2>&1
-$PY -c 'import json, sys
+# three processes (sittings) of pi_stress, and the same doctored to a tenth of
+# their rate: six runs of 1000 each (with three of 300 one slow run in ten made
+# the fall "not significant": seen in a CI run's check-fresh)
+mkdir -p "$TMP/pis" "$TMP/pis-slow"
+for i in 1 2 3; do
+	./pi_stress -q -i 1000 -r 2 --json "$TMP/pis/$i.json" >/dev/null 2>&1
+	$PY -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 for r in d["runs"]:
     for g in r["groups"]:
         g["per_second"] /= 10
-json.dump(d, open(sys.argv[2], "w"))' "$p3" "$TMP/p3-slow.json"
-run_bounded 30 scripts/compare "$p3" "$TMP/p3-slow.json" --column per_second --fail-if 'per_second:total<50%'
-ok $(( rc == 1 ? 0 : 1 )) "compare catches pi_stress's rate falling by 90% (exit $rc)"
-check "  and names it" grep -qE '^FAIL B: per_second of group total fell -90.0% \(< -50%\), p=0.[0-9]+ significant$' "$TMP/out"
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/pis/$i.json" "$TMP/pis-slow/$i.json"
+done
+p3=$TMP/pis/1.json
+run_bounded 30 scripts/compare "$TMP/pis" "$TMP/pis-slow" --column per_second --fail-if 'per_second:total<50%'
+ok $(( rc == 1 ? 0 : 1 )) "compare catches pi_stress's rate falling by 90%, three sittings a side (exit $rc)"
+check "  and names it" grep -qE '^FAIL B: per_second of group total fell -90.0% \(< -50%\), p=[0-9.e-]+: significant$' "$TMP/out"
+check "  the sitting is the process: the sets share a boot" grep -q '^   sitting: the process, 3 against 3 (A and B share a boot)$' "$TMP/out"
+run_bounded 30 scripts/compare "$p3" "$TMP/pis-slow/1.json" --column per_second --fail-if 'per_second:total<50%'
+check "one sitting a side, however many runs: no verdict (exit $rc, want 5)" test "$rc" -eq 5
+check "  undecided, never significant" bash -c "grep -q '^UNDECIDED B: per_second of group total fell -90.0% (< -50%): one sitting a side, not evidence' '$TMP/out' && ! grep -q ': significant' '$TMP/out'"
+run_bounded 30 scripts/compare "$p3" "$TMP/pis-slow/1.json" --column per_second --fail-if 'per_second:total<50%' --calibration "$TMP/pis"
+check "with a calibration's sittings, one sitting a side is judged: the fall (exit $rc, want 1)" test "$rc" -eq 1
+check "  by the calibration's spread, and its overlap with the sets is said" bash -c \
+	"grep -q \"judged by the spread of $TMP/pis's 3 processes (--calibration)\" '$TMP/out' && grep -q '^   note: 1 of the calibration.s results are among the sets compared' '$TMP/out'"
 run_bounded 30 scripts/compare "$p3" "$p3" --fail-if 'wait_max:0>1%' --fail-if 'per_second:total<1%'
 ok $rc "no change, no failure: exit $rc"
 check "  the group figures are compared too" test "$(grep -cE '^(per_second|wait_median|wait_p99|wait_max): A vs B$' "$TMP/out")" -eq 4
@@ -85,11 +97,11 @@ check "  the group figures are compared too" test "$(grep -cE '^(per_second|wait
 ref=results/reference
 run_bounded 30 scripts/compare $ref/commit-43fa5460fe60-before-pi.json $ref/commit-43fa5460fe60-after-pi.json --column migrated
 ok $rc "compare on the commit's PI tables"
-check "  the highest task's migrations fell from 346 to 2 (-99.4%)" \
-	grep -qE '^ +7: +346.0 +0.0 +2.0 +0.0 +-344.0 +-99.4%  single run: not evidence$' "$TMP/out"
+check "  the highest task's migrations fell from 346 to 2 (-99.4%), one sitting: not evidence" \
+	grep -qE '^ +7: +346.0 +0.0 +2.0 +0.0 +-344.0 +-99.4% +- +- +one sitting a side: not evidence$' "$TMP/out"
 run_bounded 30 scripts/compare $ref/lwn-2011-after-pi.json $ref/lwn-2011-before-pi.json --fail-if 'migrated:highest>10%'
-ok $(( rc == 1 ? 0 : 1 )) "--fail-if catches the highest task's migrations rising (exit $rc)"
-check "  and names it" grep -q '^FAIL B: migrated of task highest rose +17225.0% (> 10%), single run: not evidence$' "$TMP/out"
+check "--fail-if on published single runs: no verdict (exit $rc, want 5)" test "$rc" -eq 5
+check "  and says why" grep -q '^UNDECIDED B: migrated of task highest rose +17225.0% (> 10%): one sitting a side, not evidence' "$TMP/out"
 
 bad_inputs_compare() {
 	local want=$1 pattern=$2
@@ -157,6 +169,10 @@ run_bounded 30 scripts/batch --dry-run --results "$TMP/res"
 ok $rc "batch --dry-run"
 check "  lists 3 modes x PI off/on = 6 commands" test "$(grep -c -- '--json' "$TMP/out")" -eq 6
 check "  and runs nothing" test ! -e "$TMP/res"
+run_bounded 30 scripts/batch --dry-run --sittings 2 --modes contention,lockstep --pi on --results "$TMP/res"
+check "batch --sittings 2: the matrix twice, in rounds, each run a sitting of its own" \
+	test "$(grep -oE -- '-(contention|lockstep)-pi-s[12]\.json' "$TMP/out" | tr '\n' ' ')" = \
+	"-contention-pi-s1.json -lockstep-pi-s1.json -contention-pi-s2.json -lockstep-pi-s2.json "
 run_bounded 120 scripts/batch --modes contention,lockstep --threads 3 --repeat 2 --duration 0.5s --loops 10 --pi-stress --results "$TMP/res"
 ok $rc "a short real batch passes (exit $rc)"
 check "  one ok line per cell (4 migrate, 2 pi_stress)" test "$(grep -c '^ok ' "$TMP/out")" -eq 6

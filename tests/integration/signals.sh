@@ -74,7 +74,7 @@ r = d["runs"]
 whole = [x["total"]["iterations"] for x in r[:-1]]
 sys.exit(0 if len(r) == k and not any(x.get("partial") for x in r[:-1]) and r[-1]["partial"] is True and d["summary"]["runs"] == k - 1 and abs(d["summary"]["total"]["iterations"]["mean"] - sum(whole) / len(whole)) < 1e-9 else 1)' "$TMP/rk.json" "${k:-0}"
 check "  compare pools only the whole runs" \
-	bash -c "scripts/compare '$TMP/rk.json' '$TMP/rk.json' | grep -q '$((k - 1)) runs\\? (1 partial left out)\$'"
+	bash -c "scripts/compare '$TMP/rk.json' '$TMP/rk.json' | grep -q '$((k - 1)) runs\\? (1 partial left out) in 1 boot\$'"
 
 # a second SIGINT does not wait for the threads (paired never stops by
 # itself), and leaves no temporary file of --json or --trace-out

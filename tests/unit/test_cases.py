@@ -3,8 +3,10 @@
 """The test cases labs read (scripts/rtsched_cases.py) on results with known answers (TAP)."""
 
 import copy
+import json
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
@@ -115,11 +117,29 @@ ok(condition_name("m", "migrated:highest>10%") == "m-fail-if-migrated-highest-ro
    "a condition's stable name")
 before, after = load_file(BEFORE), load_file(AFTER)
 cs = fail_if_cases("m", BEFORE, after, ["migrated:highest<50%", "migrated:highest>10%"], 0.05)
-ok([c.result for c in cs] == ["fail", "pass"],
-   "after against before: the highest fell 99% (holds: fail), did not rise (pass)")
+ok([c.result for c in cs] == ["skip", "pass"],
+   "after against before, one sitting each: the highest fell 99% (undecided: skip), did not "
+   "rise (pass)")
 ok(abs(cs[0].measurement - (2 - 346) / 346 * 100) < 1e-9 and cs[0].units == "%",
    "  the measurement is the change in %")
-ok("single run: not evidence" in cs[0].diag[0], "  and says a single run is no evidence")
+ok(cs[0].diag[0].startswith("undecided: ") and "one sitting a side: not evidence" in cs[0].diag[1],
+   "  and says one sitting a side is no evidence")
+with tempfile.TemporaryDirectory() as d:
+    # a baseline of three boots, this run one boot of its own
+    for k, top in enumerate((340, 352, 346)):
+        b = copy.deepcopy(before)
+        b["sitting"] = {"boot_id": f"boot-{k}", "process": f"p{k}"}
+        b["runs"][0]["rows"][7]["migrated"] = top
+        b.pop("_path")
+        with open(os.path.join(d, f"{k}.json"), "w") as f:
+            json.dump(b, f)
+    here = copy.deepcopy(after)
+    here["sitting"] = {"boot_id": "boot-here", "process": "p-here"}
+    cs = fail_if_cases("m", d, here, ["migrated:highest<50%", "migrated:highest>10%"], 0.05)
+    ok([c.result for c in cs] == ["fail", "pass"],
+       "a baseline of three boots: this run's one is judged by their spread: fell (fail)")
+    ok("3 sittings" in cs[0].diag[0] and "significant" in cs[0].diag[0],
+       f"  the diagnostics say so ({cs[0].diag[0]})")
 cs = fail_if_cases("m", "/nonexistent.json", after, ["migrated:highest>10%"], 0.05)
 ok(cs[0].result == "fail" and "no such file" in cs[0].diag[0],
    "a baseline that is missing: the condition fails, saying why")

@@ -44,6 +44,8 @@ TEST(debian_6_1_has_rt_throttling_only)
 
 	read_tree(&r, FIX "kernel-6.1");
 	EXPECT_STR(r.k.release, "6.1.0-57-amd64");
+	/* no random/boot_id in this tree: unknown, never made up */
+	EXPECT_STR(r.k.boot_id, "");
 	EXPECT_EQ(r.k.major, 6);
 	EXPECT_EQ(r.k.minor, 1);
 	EXPECT_EQ(r.bw.regime, RT_BW_THROTTLING);
@@ -119,6 +121,8 @@ TEST(rt_group_sched_in_config_gz_has_both)
 	char words[256];
 
 	read_tree(&r, FIX "kernel-6.18");
+	/* the boot's id, which tells a result's sitting */
+	EXPECT_STR(r.k.boot_id, "3f1c2a9e-8d4b-4c6e-9a1f-0b2c3d4e5f60");
 	EXPECT_CONTAINS(r.k.config.source, "/proc/config.gz");
 	EXPECT_EQ(r.bw.group_sched, 1);
 	EXPECT_EQ(r.bw.regime, RT_BW_BOTH);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""The results module and compare's statistics against hand-computed values (TAP)."""
+"""The results module: reading, checking and writing result files (TAP)."""
 
 import json
 import os
@@ -9,13 +9,12 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-from rtsched_results import ResultError, load_file, mean_sd, samples, task_index, welch  # noqa: E402
+from rtsched_results import ResultError, load_file, samples, task_index  # noqa: E402
 from rtsched_results import NS_COLUMNS, parse_fail_if, trace_samples, traced  # noqa: E402
 from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
 from rtsched_results import (trace_columns, traced_boosts, traced_distances,  # noqa: E402
                              traced_place_distances)
 from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
-from rtsched_results import Verdict, one_sample  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
@@ -24,60 +23,7 @@ def raises(fn, text, what):
 
 
 
-# mean 3, squared deviations 4+1+0+1+4 = 10, sample variance 10/4
-m, s = mean_sd([1, 2, 3, 4, 5])
-ok(m == 3 and abs(s - (10 / 4) ** 0.5) < 1e-12, "mean_sd of 1..5 is 3, sqrt(2.5)")
-ok(mean_sd([7]) == (7, 0.0), "one value: sd 0")
-
-# Welch on 1..5 vs 6..10: t = -5, df = 8, two-sided p = 0.0010520 (t tables)
-p = welch([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
-ok(abs(p - 0.0010520) < 1e-6, f"Welch's t-test p for t=-5, df=8 is 0.0010520 ({p:.7f})")
-ok(welch([1], [2, 3]) is None, "a single run gives no p-value")
-ok(welch([4, 4], [4, 4]) == 1.0, "identical constant samples: p = 1")
-
-# scripts/bisect's verdict on a step against its ends, on migrated:7>50%
-GOOD, BAD = [0, 0, 1], [520, 530, 525]
-
-
-def verdict(here, good=GOOD, bad=BAD, op=">", pct=50, alpha=0.0125):
-    return Verdict(good, bad, here, op, pct, alpha)
-
-
-d = verdict([518, 530, 524])
-ok(d.verdict == "bad" and d.why == "holds", f"like the bad end: bad ({d.why})")
-d = verdict([0, 1, 0])
-ok(d.verdict == "good" and d.why == "apart",
-   f"like the good end of about 0: good, whatever the relative change ({d.why})")
-d = verdict([0, 1000, 0, 1000])
-ok(d.verdict is None, f"figures all over the place: no verdict (p {d.vs_good.p:.3f}, "
-   f"{d.vs_bad.p:.3f})")
-d = verdict([7, 8, 6, 7], good=[0, 1, 1])
-ok(d.verdict == "good" and d.why == "nearer" and abs(d.mid - 262.8) < 0.1,
-   f"a few migrations over a good end of ~0, the condition holding by the test: apart from "
-   f"both, nearer the good end: good ({d.why}, midpoint {d.mid:.1f}, p {d.p_mid:.2g})")
-d = verdict([400, 410, 405])
-ok(d.verdict == "bad" and d.why == "nearer", f"apart from both, nearer the bad end: bad ({d.why})")
-d = verdict([262, 265, 262])
-ok(d.verdict is None, "at the ends' midpoint: no verdict")
-d = verdict([100, 102, 98], good=[100, 102, 98], bad=[100, 101, 99], alpha=0.05)
-ok(d.verdict is None, "ends alike: neither verdict")
-d = verdict([405, 395, 400], good=[1000, 990, 1010], bad=[400, 410, 390], op="<", pct=20,
-            alpha=0.05)
-ok(d.verdict == "bad", "'<': fell more than 20% against the good end, like the bad: bad")
-d = verdict([1005, 995, 1000], good=[1000, 990, 1010], bad=[400, 410, 390], op="<", pct=20,
-            alpha=0.05)
-ok(d.verdict == "good", "'<': apart from the bad end, above it: good")
-d = verdict([600, 590, 610], good=[1000, 990, 1010], bad=[400, 410, 390], op="<", pct=20,
-            alpha=0.05)
-ok(d.verdict == "bad" and d.why == "nearer", "'<': apart from both, below the midpoint: bad")
-d = verdict([500])
-ok(d.verdict is None, "a single run is no evidence either way")
-d = verdict([600, 610, 605], alpha=0.05)
-ok(d.verdict == "bad", f"beyond the bad end: bad ({d.why})")
-ok(one_sample([3, 3, 3], 3) == 1.0 and one_sample([3, 3, 3], 4) == 0.0
-   and one_sample([1], 0) is None, "one_sample: a constant sample, a single value")
-# t = (2 - 0) / (1 / sqrt(3)) = 3.4641, df 2: two-sided p = 0.07418 (t tables)
-ok(abs(one_sample([1, 2, 3], 0) - 0.07418) < 1e-4, "one_sample: p for t=3.4641, df=2 is 0.0742")
+# the statistics and the verdicts: tests/unit/test_verdicts.py
 
 ref = os.path.join(HERE, "..", "..", "results", "reference")
 for name in sorted(os.listdir(ref)):

@@ -184,6 +184,22 @@ with tempfile.TemporaryDirectory() as d:
             ok(why in str(e) and str(e).startswith(f"invalid --topology '{bad}'"),
                f"--topology {bad} refused: {e}")
 
+    # --- the boots of an interleaved design
+    plan = vm.design_order(2, [None], 3, "alternate")
+    ok([(r, k) for r, k, _ in plan] == [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)],
+       "alternate: each round every kernel in the order given, A B A B A B")
+    plan = vm.design_order(2, ["off", "on"], 2, "alternate")
+    ok([(k, x) for _, k, x in plan] == [(0, "off"), (0, "on"), (1, "off"), (1, "on")] * 2,
+       "settings: each kernel under each setting once a round")
+    a = vm.design_order(3, ["off", "on"], 20, "shuffle", 7)
+    ok(a == vm.design_order(3, ["off", "on"], 20, "shuffle", 7)
+       and a != vm.design_order(3, ["off", "on"], 20, "shuffle", 8),
+       "shuffle: the order is the seed's, another seed another order")
+    rounds = [sorted((k, x) for r, k, x in a if r == n) for n in range(1, 21)]
+    ok(all(b == sorted((k, x) for k in range(3) for x in ("off", "on")) for b in rounds)
+       and len({tuple((k, x) for r, k, x in a if r == n) for n in range(1, 21)}) > 1,
+       "  randomized blocks: every round boots each once, in orders that differ")
+
     # --- a guest that never powers off is killed at the limit
     rc, console, secs, killed = vm.boot(["sleep", "30"], 1.0)
     ok(rc is None and "did not power off" in killed and secs < 10,
