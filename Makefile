@@ -240,7 +240,7 @@ check: deps
 	$(Q)tests/run
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all tests/bench/bench
+	$(Q)$(MAKE) --no-print-directory all static tests/bench/bench
 	$(Q)tests/bench/bench ./migrate ./pi_stress ./analyse
 
 # make check again with the sanitizers: AddressSanitizer with

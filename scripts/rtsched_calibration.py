@@ -50,12 +50,13 @@ def splits(n, k, limit, rng):
     return out
 
 
-def judge(groups, conds, alpha, a, b, shift=None):
+def judge(groups, conds, alpha, a, b, shift=None, adjust=True):
     """The gate's outcome for each of CONDS ((label, op, pct) each, GROUPS
     their sittings: {label: [runs of sitting i]}) on sittings A against B,
     as compare judges them (Holm over the conditions). SHIFT: (label, x) adds
     x to every run of B in that condition. A side of one sitting is judged
-    by the spread of the sittings in neither A nor B."""
+    by the spread of the sittings in neither A nor B. ADJUST False: each
+    condition at ALPHA on its own, as rtsched judged before."""
     cells = []
     for label, _, _ in conds:
         sa = [groups[label][i] for i in a]
@@ -67,7 +68,8 @@ def judge(groups, conds, alpha, a, b, shift=None):
             rest = [g for i, g in enumerate(groups[label]) if i not in a and i not in b]
             spread = spread_of(rest, "the other sittings")
         cells.append(Cell(sa, sb, spread))
-    family(cells)
+    if adjust:
+        family(cells)
     return [gate(c, op, pct, alpha) for c, (_, op, pct) in zip(cells, conds)]
 
 
@@ -83,6 +85,43 @@ def false_alarms(groups, conds, alpha, pairs):
         elif "undecided" in out:
             undecided += 1
     return failed, undecided, len(pairs)
+
+
+def runs_as_samples(groups, conds, alpha):
+    """The gate on every ordered pair of two sittings with their runs as the
+    samples and each condition on its own, as rtsched judged before it had
+    sittings (one boot's runs against another's): (failed, judged)."""
+    label0 = conds[0][0]
+    runs = {label: [[v] for g in groups[label] for v in g] for label, _, _ in conds}
+    where, k = [], 0
+    for g in groups[label0]:
+        where.append(list(range(k, k + len(g))))
+        k += len(g)
+    failed = judged = 0
+    for i, j in itertools.permutations(range(len(where)), 2):
+        judged += 1
+        failed += "fail" in judge(runs, conds, alpha, where[i], where[j], adjust=False)
+    return failed, judged
+
+
+def table_alarms(cells, alpha, pairs, adjust=True, runs=False):
+    """The share of PAIRS in which compare's table of CELLS (each a list of
+    sittings' runs) shows a significant cell: after Holm's adjustment over
+    the table (ADJUST), or each cell on its own. RUNS: the runs are the
+    samples, PAIRS then pairs of single sittings."""
+    hits = 0
+    for a, b in pairs:
+        row = []
+        for groups in cells:
+            if runs:
+                row.append(Cell([[v] for i in a for v in groups[i]],
+                                [[v] for i in b for v in groups[i]]))
+            else:
+                row.append(Cell([groups[i] for i in a], [groups[i] for i in b]))
+        if adjust:
+            family(row)
+        hits += any(c.padj is not None and c.padj < alpha for c in row)
+    return hits / len(pairs)
 
 
 def caught(groups, conds, alpha, pairs, which, x):

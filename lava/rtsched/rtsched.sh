@@ -279,15 +279,32 @@ if ! find_rtsched; then
 	done
 	exit 0
 fi
+# BASELINE: a file or folder, or several files or URLs (the results of
+# several jobs, each a sitting), space-separated: a list of them for
+# result-lines (@LIST), URLs fetched into output/baseline/
 case "$BASELINE" in
-http://* | https://*)
-	say "baseline: fetching $BASELINE"
-	if command -v curl >/dev/null 2>&1; then
-		curl -fsSL -o "$OUTPUT/baseline.json" "$BASELINE"
-	else
-		wget -q -O "$OUTPUT/baseline.json" "$BASELINE"
-	fi || say "baseline: cannot fetch $BASELINE: the conditions will say so"
-	BASELINE=$OUTPUT/baseline.json
+*" "* | http://* | https://*)
+	mkdir -p "$OUTPUT/baseline"
+	: >"$OUTPUT/baseline.list"
+	n=0
+	for src in $BASELINE; do
+		n=$((n + 1))
+		case "$src" in
+		http://* | https://*)
+			dst=$OUTPUT/baseline/$n.json
+			say "baseline: fetching $src"
+			if command -v curl >/dev/null 2>&1; then
+				curl -fsSL -o "$dst" "$src"
+			else
+				wget -q -O "$dst" "$src"
+			fi || say "baseline: cannot fetch $src: the conditions will say so"
+			;;
+		/*) dst=$src ;;
+		*) dst=$PWD/$src ;;
+		esac
+		echo "$dst" >>"$OUTPUT/baseline.list"
+	done
+	BASELINE=@$OUTPUT/baseline.list
 	;;
 esac
 

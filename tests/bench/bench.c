@@ -185,6 +185,7 @@ static pid_t spawn(char *const argv[], int *out)
 /* Run @argv with stdout captured; with @probe_ns, read its VmLck that long after the start. */
 static int run_child(char *const argv[], struct child *c, int64_t probe_ns)
 {
+	static char drop[4096];
 	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
 	size_t n = 0;
 	int fd;
@@ -203,6 +204,9 @@ static int run_child(char *const argv[], struct child *c, int64_t probe_ns)
 	while (n < sizeof(c->out) - 1 && (r = read(fd, c->out + n, sizeof(c->out) - 1 - n)) > 0)
 		n += (size_t)r;
 	c->out[n] = '\0';
+	/* the rest is read and dropped: a child blocked on a full pipe never ends */
+	while (read(fd, drop, sizeof(drop)) > 0)
+		;
 	close(fd);
 	if (wait4(pid, &c->status, 0, &c->ru) < 0)
 		return -errno;
@@ -709,10 +713,65 @@ static void trace_buffers(void)
 	}
 }
 
+/*
+ * What the gate of scripts/compare says of identical kernels (an A/A):
+ * twelve sittings of the issue's command, here (processes of this boot)
+ * or in twelve boots of Debian's 6.1 under QEMU (TCG), judged by
+ * scripts/calibrate with its default gate; its report, and the false-alarm
+ * rate of six sittings a side against the gate's level, 5%.
+ */
+static void aa_calibration(bool guest)
+{
+	char dir[] = "/tmp/rtsched-bench-aa-XXXXXX", json[64], *line, *save;
+	char *here[] = { "scripts/calibrate", "--run", "migrate -p -t 8 -d 2 -r 5", "--results", dir,
+			 "--json", json, NULL };
+	char *tcg[] = { "scripts/calibrate", "--kernel", "linux-image-amd64", "--accel", "tcg",
+			"--append", "lpj=4000000", "--run", "migrate -p -t 8 -d 2 -r 5",
+			"--results", dir, "--json", json, NULL };
+	char *rm[] = { "/bin/rm", "-rf", dir, NULL };
+	struct child c, r;
+	double rate;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		printf("A/A calibration: mkdtemp: %s\n", strerror(errno));
+		return;
+	}
+	snprintf(json, sizeof(json), "%s/aa.json", dir);
+	printf("A/A calibration, %s: 12 sittings of 'migrate -p -t 8 -d 2 -r 5', the default gate "
+	       "(scripts/calibrate)\n", guest ? "12 boots of Debian's 6.1 under QEMU (TCG, 4 vCPUs)"
+					    : "12 processes here");
+	run_child(guest ? tcg : here, &c, 0);
+	for (line = strtok_r(c.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("  %s\n", line);
+	f = fopen(json, "r");
+	rate = -1;
+	if (f) {
+		char buf[1 << 16];
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		char *p;
+
+		buf[n] = '\0';
+		/* the design of six a side: its false_alarm_rate follows "per_side": 6 */
+		p = strstr(buf, "\"per_side\": 6,");
+		p = p ? strstr(p, "\"false_alarm_rate\": ") : NULL;
+		if (p)
+			rate = strtod(p + strlen("\"false_alarm_rate\": "), NULL);
+		fclose(f);
+	}
+	if (rate < 0)
+		printf("  failed: no figures (status %d)\n", c.status);
+	else
+		verdict("false alarms, 6 sittings a side (%)", 100 * rate, 5, "%", AT_MOST);
+	printf("  (%.0f s)\n", (double)c.wall_ns / 1e9);
+	run_child(rm, &r, 0);
+}
+
 /* The figures, by name, in the order they are measured. */
 static const char *const figures[] = { "busy-loop", "sleep", "marker", "startup", "duration",
 				       "memory", "pi_stress", "trace-overhead", "analysis",
-				       "tracedat", "trace-scale", "trace-buffers", NULL };
+				       "tracedat", "trace-scale", "trace-buffers", "aa-host",
+				       "aa-tcg", NULL };
 
 /* RTSCHED_BENCH_ONLY: whether @name is among those asked for (all without it). */
 static bool wanted(const char *name)
@@ -770,5 +829,9 @@ int main(int argc, char **argv)
 		tracedat_speed(argv[1], argv[2], argv[3]);
 	if (wanted("trace-scale"))
 		trace_scale(argv[1]);
+	if (wanted("aa-host"))
+		aa_calibration(false);
+	if (wanted("aa-tcg"))
+		aa_calibration(true);
 	return 0;
 }

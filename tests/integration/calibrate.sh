@@ -28,6 +28,9 @@ check "  the spread of every row of the gate's columns: runs, sittings, F" bash 
 	"[ \$(grep -cE '^ +(migrated|iterations):([0-3]|total) +[0-9.]+ +[0-9.]+ +[0-9.]+ +([0-9.]+|inf|-) ' '$TMP/out') -eq 10 ]"
 check "  the designs of one and two processes a side, with their false alarms" bash -c \
 	"grep -qE '^  1 +12 +[0-9]+ \([0-9.]+%\)' '$TMP/out' && grep -qE '^  2 +6 +[0-9]+ \([0-9.]+%\)' '$TMP/out'"
+check "  and what the old way (a process's runs against another's) and the whole table say" bash -c \
+	"grep -qE '^Had the runs been the samples .* the gate would have failed [0-9]+ of 12 \([0-9.]+%\)\.$' '$TMP/out' &&
+	 grep -qE \"^compare's table of all 20 cells: with 2 processes a side, [0-9.]+% of the comparisons show a significant cell \\(Holm's adjustment\\), [0-9.]+% without it; one process's runs against another's, each cell on its own, as before: [0-9.]+%\\.$\" '$TMP/out'"
 check "  and the verdict for two a side" \
 	grep -qE "^With 2 processes a side, the gate failed [0-9]+ of 6 comparisons of identical sittings \([0-9.]+%, (within|ABOVE) alpha 0.05\)" "$TMP/out"
 check "  the exit status is that verdict" bash -c \
@@ -41,6 +44,7 @@ two = d["designs"][1]
 assert two["comparisons"] == 6 and two["false_alarm_rate"] == two["failed"] / 6
 assert d["within_alpha"] == (sys.argv[2] == "0")
 assert len(d["cells"]) == 10 and d["conditions"] == ["migrated:total>10%", "iterations:total<10%"]
+assert d["runs_as_samples"]["judged"] == 12 and d["table"]["cells"] == 20
 EOF
 cp "$TMP/out" "$TMP/made"
 run_bounded 60 scripts/calibrate --from "$TMP/cal" --fail-if 'migrated:total>10%' \

@@ -24,13 +24,17 @@ mutate system-string 'd["system"] = "a string"'
 mutate vm-string 'd["system"]["vm"] = "qemu"'
 mutate host-list 'd["system"]["vm"] = {"host": [1]}'
 mutate bandwidth-number 'd["system"]["rt_bandwidth"] = 7'
+mutate sitting-string 'd["sitting"] = "boot 1"'
+mutate boot-number 'd["sitting"] = {"boot_id": 7, "process": "p"}'
+mutate design-list 'd["sitting"] = {"boot_id": "b", "process": "p", "design": [1]}'
 sed 's/"migrated": [0-9]*/"migrated": 1e309/' "$BASE" >"$H/beyond-double.json"
 sed 's/"migrated": [0-9]*/"migrated": -Infinity/' "$BASE" >"$H/infinity.json"
 $PY -c 'import sys; open(sys.argv[1], "w").write("[" * 100000 + "]" * 100000)' "$H/deep.json"
 $PY -c 'import re, sys; t = open(sys.argv[1]).read(); open(sys.argv[2], "w").write(re.sub("\"migrated\": [0-9]+", "\"migrated\": " + "9" * 5000, t, count=1))' \
 	"$BASE" "$H/digits.json"
 mkfifo "$H/fifo.json"
-HOSTILE="system-null system-string vm-string host-list bandwidth-number beyond-double infinity deep digits"
+HOSTILE="system-null system-string vm-string host-list bandwidth-number sitting-string boot-number
+	design-list beyond-double infinity deep digits"
 
 one_line_2() { # one_line_2 PROG WHAT: exit 2, one line on stderr naming PROG, no traceback
 	[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "^$1: .*$2" "$TMP/err" &&

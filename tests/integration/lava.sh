@@ -183,6 +183,17 @@ check "  the good condition judged, each bad one a failing case of its own" \
 	eval 'grep -q "^migrate-fail-if-migrated-highest-rose-50pct " "$R" && grep -qx "migrate-fail-if-invalid-2 fail" "$R" &&
 		grep -qx "migrate-fail-if-invalid-3 fail" "$R" && grep -q "expected COLUMN:ROW" "$TMP/def/output/migrate-fail-if-invalid-2.log"' ||
 	diag "$R"
+# a baseline of several results (jobs, each a sitting), space-separated: this
+# job's one sitting is judged against their spread, never "undecided"
+for i in 1 2 3; do
+	./migrate -q -t 3 -d 0.3 -r 1 --json "$TMP/base-$i.json" >/dev/null 2>&1
+done
+run_bounded 120 sh "$TMP/def/rtsched.sh" -R "$TOP" -b migrate -t 3 -d 0.3s -r 1 -p false \
+	-B "$TMP/base-1.json $TMP/base-2.json $TMP/base-3.json" -f 'iterations:total>1000%'
+check "a BASELINE of three results: the condition judged (exit $rc)" \
+	eval '[ $rc -eq 0 ] && grep -qx "migrate-fail-if-iterations-total-rose-1000pct pass [-0-9.]* %" "$R"' || diag "$R"
+check "  against their three sittings" \
+	grep -q "in the baseline (3 sittings)" "$TMP/def/output/migrate-fail-if-iterations-total-rose-1000pct.log"
 # SIGTERM to the script while a benchmark runs: it is told, its result becomes cases
 sh "$TMP/def/rtsched.sh" -R "$TOP" -b 'migrate pi_stress' -t 3 -d 5s -r 1 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
