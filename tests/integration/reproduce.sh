@@ -24,25 +24,40 @@ done
 # migrations with PI, 497 and 1 without
 check "  beside the commit's figures (task 7 migrated 346, 2, 497, 1)" \
 	test "$(grep -E '^ +7: ' "$TMP/out" | awk 'NF == 9 && !/%/ {print $4}' | tr '\n' ' ')" = "346 2 497 1 "
-check "  and the means of 5 runs here" grep -q "here (mean of 5 runs)" "$TMP/out"
-# our means, recomputed from the files: the table must print exactly these
-check "  whose task 7 migrations are the files' means" $PY - "$TMP/out" "$STORED" <<'EOF'
+check "  and the means of the sittings here" grep -q "here (mean of 6 sittings, 18 runs)" "$TMP/out"
+# our means, recomputed from the newest design's files: the mean of each
+# boot's mean; the table must print exactly these
+check "  whose task 7 migrations are the means of the boots' means" $PY - "$TMP/out" "$STORED" <<'EOF2'
 import glob, json, re, sys
 out = open(sys.argv[1]).read()
 printed = [float(line.split()[7]) for line in out.splitlines()
            if re.match(r"^ +7: ", line) and len(line.split()) == 9 and "%" not in line]
+design = sorted(glob.glob(f"{sys.argv[2]}/sittings-*"))[-1]
 want = []
 for when, pi in (("pre43fa5460", "pi"), ("stock", "pi"), ("pre43fa5460", "nopi"), ("stock", "nopi")):
-    files = sorted(f for f in glob.glob(f"{sys.argv[2]}/*-rtsched-{when}/vm-*/*.json")
-                   if f.endswith("-pi.json") == (pi == "pi"))
-    runs = json.load(open(files[-1]))["runs"]
-    want.append(round(sum(r["rows"][7]["migrated"] for r in runs) / len(runs), 1))
+    boots = {}
+    for f in glob.glob(f"{design}/*-rtsched-{when}/vm-*/*.json"):
+        d = json.load(open(f))
+        if bool(d["config"]["pi"]) == (pi == "pi"):
+            boots.setdefault(d["sitting"]["boot_id"], []).extend(
+                r["rows"][7]["migrated"] for r in d["runs"])
+    means = [sum(v) / len(v) for v in boots.values()]
+    want.append(round(sum(means) / len(means), 1))
 sys.exit(0 if printed == want else f"printed {printed}, files say {want}")
-EOF
-check "  the significance of the differences, from compare" \
-	test "$(grep -c "^Significance, " "$TMP/out")" -eq 2 -a "$(grep -c "^Each sitting's mean is one sample" "$TMP/out")" -eq 2
-check "  which says single boots are no evidence" \
+EOF2
+check "  the significance of the differences, from compare, the boots as the samples" \
+	test "$(grep -c "^Significance, " "$TMP/out")" -eq 2 -a "$(grep -c "^   sitting: the boot, 6 against 6$" "$TMP/out")" -eq 2
+check "  the highest thread's fall significant with and without PI (the README's answer)" \
+	test "$(grep -cE '^ +7: .* -100\.0% .*: significant$' "$TMP/out")" -eq 2
+# the single boots stored before rtsched had sittings: assembled, said to be no evidence
+mkdir -p "$TMP/legacy"
+cp -r "$STORED"/6.1.192-rtsched-* "$TMP/legacy/"
+run_bounded 120 $R --assemble --results "$TMP/legacy" --plot "$TMP/legacy.png"
+check "the single boots stored before sittings: assembled (exit $rc), the means of their 5 runs" \
+	bash -c "[ $rc -eq 0 ] && [ \$(grep -c 'here (mean of 5 runs)' '$TMP/out') -eq 4 ]"
+check "  said to be no evidence, every cell" \
 	bash -c "grep -q '(single boots, stored before rtsched had sittings: one sitting a cell is no evidence)' '$TMP/out' && [ \$(grep -c 'one sitting a side: not evidence$' '$TMP/out') -eq 18 ]"
+run_bounded 120 $R --assemble --results "$STORED" --plot "$TMP/m.png"
 check "  a plot of the migrations" bash -c "file '$TMP/m.png' | grep -q 'PNG image data, 1200 x 600'"
 check "  and names where it is, not the private folder it was drawn in" \
 	grep -qx "plot: wrote $TMP/m.png (1200x600)" "$TMP/out"
