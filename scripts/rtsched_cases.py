@@ -28,10 +28,11 @@ Documentation/dev-tools/ktap.rst). A verdict is a case, never an exit status.
 import re
 import shlex
 
-from rtsched_results import (COLUMNS, DISTANCE_COLUMNS, NS_COLUMNS, ResultError,
-                             check_comparable, group_samples, load_set, nr_groups, nr_tasks,
-                             parse_fail_if, resolve_fail_if, rows_of, samples, sitting_unit,
-                             trace_samples, traced, trace_columns, whole_runs)
+from rtsched_columns import (DISTANCE_COLUMNS, NS_COLUMNS, group_samples, nr_groups, nr_tasks,
+                             parse_fail_if, resolve_fail_if, rows_of, samples, trace_columns,
+                             trace_samples, traced)
+from rtsched_results import (COLUMNS, ResultError, check_comparable, load_set, sitting_unit,
+                             whole_runs)
 from rtsched_stats import mean_sd
 from rtsched_verdicts import cell_of, family, gate
 

@@ -6,10 +6,11 @@ The sample is the sitting (rtsched_verdicts); the cells of one comparison
 are one family, and so are the --fail-if conditions of one command.
 """
 
-from rtsched_results import (GROUP_COLUMNS, check_column, check_comparable,
-                             count_sittings, describe, plural, process_of, resolve_fail_if,
-                             rows_of, scheduler_settings, sitting_unit, sittings, trace_columns,
-                             usable_columns, where_ran, whole_runs)
+from rtsched_cli import plural
+from rtsched_columns import (GROUP_COLUMNS, check_column, resolve_fail_if, rows_of, trace_columns,
+                             usable_columns)
+from rtsched_results import (check_comparable, count_sittings, describe, process_of,
+                             scheduler_settings, sitting_unit, sittings, where_ran, whole_runs)
 from rtsched_verdicts import LEVEL, Cell, family, gate, spread_of, tested
 
 EXIT_UNDECIDED = 5

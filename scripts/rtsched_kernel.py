@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 
-from rtsched_results import run_child
+from rtsched_proc import run_child
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 CONFIG_FRAGMENT = os.path.join(HERE, "kernel", "rtsched-guest.config")

@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 import rtsched_kernel as rk  # noqa: E402
-from rtsched_results import run_child  # noqa: E402
+from rtsched_proc import run_child  # noqa: E402
 from taplib import done, ok, raises  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def stop_script(code, pidfile, n, d):
         f.write("import subprocess, sys\n"
                 f"sys.path.insert(0, {os.path.join(TOP, 'scripts')!r})\n"
                 "import rtsched_kernel as rk\n"
-                "from rtsched_results import run_child, run_main\n"
+                "from rtsched_proc import run_child, run_main\n"
                 f"def main():\n    {code}\n    return 0\n"
                 "run_main(main, 'script')\n")
     p = subprocess.Popen([sys.executable, script], stderr=subprocess.PIPE, text=True)

@@ -9,12 +9,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-from rtsched_results import ResultError, load_file, samples, task_index  # noqa: E402
-from rtsched_results import NS_COLUMNS, parse_fail_if, trace_samples, traced  # noqa: E402
-from rtsched_results import bandwidth_of, check_column, scheduler_settings, traced_limits  # noqa: E402
-from rtsched_results import (trace_columns, traced_boosts, traced_distances,  # noqa: E402
-                             traced_place_distances)
-from rtsched_results import PrivateDir, write_new, write_replacing  # noqa: E402
+from rtsched_columns import (NS_COLUMNS, check_column, parse_fail_if, samples,  # noqa: E402
+                             task_index, trace_columns, trace_samples, traced, traced_boosts,
+                             traced_distances, traced_limits, traced_place_distances)
+from rtsched_files import PrivateDir, write_new, write_replacing  # noqa: E402
+from rtsched_results import ResultError, bandwidth_of, load_file, scheduler_settings  # noqa: E402
 from taplib import done, ok, raises as raises_any  # noqa: E402
 
 
