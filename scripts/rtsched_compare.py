@@ -222,7 +222,7 @@ def verdicts(gates, alpha):
         if out == "fail":
             failed += 1
             print(f"FAIL {moved}, {c.words(alpha)}"
-                  + (f" (Holm over {len(gates)} conditions)" if len(gates) > 1 else ""))
+                  + (f" (the family: {len(gates)} conditions)" if len(gates) > 1 else ""))
         elif out == "undecided":
             undecided += 1
             print(f"UNDECIDED {moved}: one sitting a side, not evidence: give sittings "
