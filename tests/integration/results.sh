@@ -92,7 +92,7 @@ check "  by the calibration's spread, and its overlap with the sets is said" bas
 	"grep -q \"judged by the spread of $TMP/pis's 3 processes (--calibration)\" '$TMP/out' && grep -q '^   note: 1 of the calibration.s results are among the sets compared' '$TMP/out'"
 run_bounded 30 scripts/compare "$p3" "$p3" --fail-if 'wait_max:0>1%' --fail-if 'per_second:total<1%'
 ok $rc "no change, no failure: exit $rc"
-check "  the group figures are compared too" test "$(grep -cE '^(per_second|wait_median|wait_p99|wait_max): A vs B$' "$TMP/out")" -eq 4
+check "  the group figures are compared too, the waits in us" test "$(grep -cE '^(per_second|wait_median \(us\)|wait_p99 \(us\)|wait_max \(us\)): A vs B$' "$TMP/out")" -eq 4
 
 ref=results/reference
 run_bounded 30 scripts/compare $ref/commit-43fa5460fe60-before-pi.json $ref/commit-43fa5460fe60-after-pi.json --column migrated
