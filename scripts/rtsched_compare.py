@@ -7,8 +7,8 @@ are one family, and so are the --fail-if conditions of one command.
 """
 
 from rtsched_cli import plural
-from rtsched_columns import (GROUP_COLUMNS, check_column, resolve_fail_if, rows_of, trace_columns,
-                             usable_columns)
+from rtsched_columns import (GROUP_COLUMNS, NS_COLUMNS, check_column, resolve_fail_if, rows_of,
+                             trace_columns, usable_columns)
 from rtsched_results import (check_comparable, count_sittings, describe, process_of,
                              scheduler_settings, sitting_unit, sittings, where_ran, whole_runs)
 from rtsched_verdicts import LEVEL, Cell, family, gate, spread_of, tested
@@ -176,39 +176,41 @@ def cell_of_condition(base, docs, cond, unit, cal):
                 cal.spread(col, t, unit) if cal else None)
 
 
-def interval_text(c):
-    """B - A's confidence interval: as a share of A's mean, or in the units."""
+def interval_text(c, scale=1):
+    """B - A's confidence interval: as a share of A's mean, or in the units
+    (divided by SCALE)."""
     ci = c.interval()
     if ci is None:
         return "-"
     lo, hi = ci
     if c.ma:
         return f"[{c.as_share(lo):+.1f}, {c.as_share(hi):+.1f}]%"
-    return f"[{lo:+.1f}, {hi:+.1f}]"
+    return f"[{lo / scale:+.1f}, {hi / scale:+.1f}]"
 
 
-def detectable_text(c, alpha, m):
+def detectable_text(c, alpha, m, scale=1):
     """The change the design finds with 80% power at the family's strictest level."""
     if c.p is None:
         return "-"
     d = c.detectable(alpha / max(m, 1))
     if d is None:  # constant samples this few sittings cannot tell apart
         return "none"
-    return f"{c.as_share(d):.1f}%" if c.ma else f"{d:.1f}"
+    return f"{c.as_share(d):.1f}%" if c.ma else f"{d / scale:.1f}"
 
 
 def print_column(col, table, label, alpha):
-    """Print one column of A against one set."""
+    """Print one column of A against one set; times (ns in the results) in us."""
     nrows, what, cells = table[col]
     m = tested(table["cells"])
-    print(f"\n{col}: A vs {label}")
+    k = 1000 if col in NS_COLUMNS else 1
+    print(f"\n{col}{' (us)' if k > 1 else ''}: A vs {label}")
     print(f"{what:>6} {'A mean':>11} {'sd':>8} {label + ' mean':>11} {'sd':>8} "
           f"{'diff':>10} {'change':>8}  {'95% CI':>18} {'detect':>7}  test")
     for t, c in enumerate(cells):
         name_t = "total" if t == nrows else f"{t}:"
-        print(f"{name_t:>6} {c.ma:11.1f} {c.sa:8.1f} {c.mb:11.1f} {c.sb:8.1f} "
-              f"{c.mb - c.ma:10.1f} {c.rel:+7.1f}%  {interval_text(c):>18} "
-              f"{detectable_text(c, alpha, m):>7}  {c.words(alpha)}")
+        print(f"{name_t:>6} {c.ma / k:11.1f} {c.sa / k:8.1f} {c.mb / k:11.1f} {c.sb / k:8.1f} "
+              f"{(c.mb - c.ma) / k:10.1f} {c.rel:+7.1f}%  {interval_text(c, k):>18} "
+              f"{detectable_text(c, alpha, m, k):>7}  {c.words(alpha)}")
 
 
 def verdicts(gates, alpha):
@@ -223,7 +225,7 @@ def verdicts(gates, alpha):
         if out == "fail":
             failed += 1
             print(f"FAIL {moved}, {c.words(alpha)}"
-                  + (f" (Holm over {len(gates)} conditions)" if len(gates) > 1 else ""))
+                  + (f" (the family: {len(gates)} conditions)" if len(gates) > 1 else ""))
         elif out == "undecided":
             undecided += 1
             print(f"UNDECIDED {moved}: one sitting a side, not evidence: give sittings "

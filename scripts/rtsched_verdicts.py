@@ -76,6 +76,7 @@ class Cell:
                 self.spread = None
         self.p = self.test.p
         self.padj = self.p
+        self.family = 1  # the tests of its family (family())
         ma, mb = self.ma, self.mb
         self.rel = (mb - ma) / ma * 100 if ma else (0.0 if mb == ma else math.inf)
 
@@ -96,15 +97,17 @@ class Cell:
         """What the test says: 'p=0.004, Holm 0.036: significant', or why it says nothing."""
         if self.p is None:
             return "one sitting a side: not evidence"
-        adj = f", Holm {fmt_p(self.padj)}" if self.padj != self.p else ""
+        adj = f", Holm {fmt_p(self.padj)}" if self.family > 1 else ""
         return (f"p={fmt_p(self.p)}{adj}: "
                 f"{'significant' if self.padj < alpha else 'not significant'}")
 
 
 def family(cells):
-    """Holm's adjustment over CELLS, one family: each cell's padj."""
+    """Holm's adjustment over CELLS, one family: each cell's padj, and the
+    family's size (its tested cells)."""
+    m = tested(cells)
     for c, q in zip(cells, holm([c.p for c in cells])):
-        c.padj = q
+        c.padj, c.family = q, m
     return cells
 
 
