@@ -10,7 +10,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-from rtsched_results import boot_of, process_of, sitting_unit, sittings  # noqa: E402
+from rtsched_results import boot_of, own_unit, process_of, sitting_unit, sittings  # noqa: E402
 from rtsched_stats import (Components, exact_bound, holm, mean_sd, one_sample,  # noqa: E402
                            spread_test, welch)
 from rtsched_verdicts import Cell, Spread, Verdict, family, gate  # noqa: E402
@@ -102,6 +102,10 @@ b = [doc("b3", "p4", "b1"), doc("b4", "p5", "b2")]
 ok(sitting_unit(a, b) == "boot", "sets of different boots: the sitting is the boot")
 ok(sitting_unit(a, [doc("b2", "p9", "x")]) == "process",
    "sets sharing a boot: the sitting is the process")
+ok(own_unit(a) == "boot" and own_unit(a[:2]) == "process",
+   "one set alone: its boots, or its processes when it ran in one boot")
+ok(own_unit(a) == "boot" and sitting_unit(a, a[2:]) == "process",
+   "  whatever another set drawn beside it shares with it")
 ok(boot_of(doc(None, None, "f.json")) == "file f.json"
    and process_of(doc(None, None, "f.json")) == "file f.json",
    "a result without its sitting: the file is a sitting of its own")
