@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from rtsched_results import boot_of, own_unit, process_of, sitting_unit, sittings  # noqa: E402
 from rtsched_stats import (Components, exact_bound, holm, mean_sd, one_sample,  # noqa: E402
                            spread_test, welch)
-from rtsched_verdicts import Cell, Spread, Verdict, family, gate  # noqa: E402
+from rtsched_verdicts import Cell, Spread, Verdict, family, gate, tested  # noqa: E402
 from scipy import stats  # noqa: E402
 from taplib import done, ok  # noqa: E402
 
@@ -145,6 +145,22 @@ family(cells + [lucky])
 ok(raw < 0.05 and lucky.padj >= 0.05, f"a cell significant alone (p {raw:.4f}) is not among "
    f"22 cells (Holm {lucky.padj:.3f})")
 ok(cells[-1].padj < 0.05, f"a change of 50% still is (Holm {cells[-1].padj:.2g})")
+
+# cells that hold one value in every sitting of both sides (a thread never
+# boosted) cannot reject: they stay out of the family, and say why
+never = [Cell([[0, 0], [0, 0], [0, 0]], [[0, 0], [0, 0], [0, 0]]) for _ in range(8)]
+pair = [Cell([[100], [101], [99]], [[104], [105], [103]]) for _ in range(2)]
+alone = pair[0].p
+family(pair + never)
+ok(pair[0].family == 2 and near(pair[0].padj, 2 * alone) and tested(pair + never) == 2,
+   f"eight cells of zeros leave the family of two its size (Holm {pair[0].padj:.4f}, "
+   f"p {alone:.4f})")
+ok(never[0].padj == 1.0 and never[0].words(0.05) == "the same in every sitting: nothing to test"
+   and gate(never[0], ">", 0, 0.05) == "pass", "  and each says it had nothing to test")
+const = Cell([[5, 5], [5, 5], [5, 5]], [[7, 7], [7, 7], [7, 7]])
+family([const] + never)
+ok(const.family == 1 and const.test.can_reject() and near(const.padj, 0.1),
+   "two constants apart still are a test: the exact bound of 3 against 3, 0.1")
 
 # the gates
 c = Cell([[100], [101], [99]], [[150], [151], [149]])
