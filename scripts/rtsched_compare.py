@@ -190,7 +190,7 @@ def interval_text(c, scale=1):
 
 def detectable_text(c, alpha, m, scale=1):
     """The change the design finds with 80% power at the family's strictest level."""
-    if c.p is None:
+    if c.p is None or not c.test.can_reject():  # no test, or outside the family
         return "-"
     d = c.detectable(alpha / max(m, 1))
     if d is None:  # constant samples this few sittings cannot tell apart

@@ -359,6 +359,12 @@ def sitting_unit(*doc_sets):
     return "boot"
 
 
+def own_unit(docs):
+    """What a sitting is in one set described alone (a plot's bar): its
+    boots, or, when it ran in one boot, its processes."""
+    return "boot" if len({boot_of(d) for d in docs}) > 1 else "process"
+
+
 def sittings(docs, read, row, unit):
     """The values of ROW that READ(docs, row) gives, one list per sitting
     of DOCS (UNIT: 'boot' or 'process'), sittings in the order they come."""

@@ -50,6 +50,13 @@ class Test:
         self.diff, self.se, self.df, self.p, self.how = diff, se, df, p, how
         self.floor = floor  # the smallest p this design can give (constant samples)
 
+    def can_reject(self):
+        """Whether any outcome of this test could be significant: not when
+        every sample is one and the same value (each split of them alike,
+        an exact test's p is 1 whatever the level), which is why such a
+        test stays out of its family (Tarone's rule for discrete tests)."""
+        return self.p is not None and not (self.se == 0 and self.diff == 0)
+
     def interval(self, level=0.95):
         """The LEVEL confidence interval of the difference, or None."""
         if self.p is None:

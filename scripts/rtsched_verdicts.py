@@ -97,6 +97,8 @@ class Cell:
         """What the test says: 'p=0.004, Holm 0.036: significant', or why it says nothing."""
         if self.p is None:
             return "one sitting a side: not evidence"
+        if not self.test.can_reject():
+            return "the same in every sitting: nothing to test"
         adj = f", Holm {fmt_p(self.padj)}" if self.family > 1 else ""
         return (f"p={fmt_p(self.p)}{adj}: "
                 f"{'significant' if self.padj < alpha else 'not significant'}")
@@ -104,16 +106,21 @@ class Cell:
 
 def family(cells):
     """Holm's adjustment over CELLS, one family: each cell's padj, and the
-    family's size (its tested cells)."""
+    family's size (its tested cells). A cell whose test could not reject
+    whatever its outcome (one value in every sitting of both sides: a
+    thread never boosted, never moved) is left out, as Tarone's rule does
+    for discrete tests: it could raise no false alarm, and counting it
+    would only blunt the others; its padj stays its p, 1."""
     m = tested(cells)
-    for c, q in zip(cells, holm([c.p for c in cells])):
-        c.padj, c.family = q, m
+    ps = holm([c.p if c.test.can_reject() else None for c in cells])
+    for c, q in zip(cells, ps):
+        c.padj, c.family = (q if q is not None else c.p), m
     return cells
 
 
 def tested(cells):
     """How many of CELLS a test could judge: the family's size."""
-    return sum(c.p is not None for c in cells)
+    return sum(c.test.can_reject() for c in cells)
 
 
 def moved(c, op, pct):

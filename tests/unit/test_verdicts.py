@@ -10,10 +10,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-from rtsched_results import boot_of, process_of, sitting_unit, sittings  # noqa: E402
+from rtsched_results import boot_of, own_unit, process_of, sitting_unit, sittings  # noqa: E402
 from rtsched_stats import (Components, exact_bound, holm, mean_sd, one_sample,  # noqa: E402
                            spread_test, welch)
-from rtsched_verdicts import Cell, Spread, Verdict, family, gate  # noqa: E402
+from rtsched_verdicts import Cell, Spread, Verdict, family, gate, tested  # noqa: E402
 from scipy import stats  # noqa: E402
 from taplib import done, ok  # noqa: E402
 
@@ -102,6 +102,10 @@ b = [doc("b3", "p4", "b1"), doc("b4", "p5", "b2")]
 ok(sitting_unit(a, b) == "boot", "sets of different boots: the sitting is the boot")
 ok(sitting_unit(a, [doc("b2", "p9", "x")]) == "process",
    "sets sharing a boot: the sitting is the process")
+ok(own_unit(a) == "boot" and own_unit(a[:2]) == "process",
+   "one set alone: its boots, or its processes when it ran in one boot")
+ok(own_unit(a) == "boot" and sitting_unit(a, a[2:]) == "process",
+   "  whatever another set drawn beside it shares with it")
 ok(boot_of(doc(None, None, "f.json")) == "file f.json"
    and process_of(doc(None, None, "f.json")) == "file f.json",
    "a result without its sitting: the file is a sitting of its own")
@@ -141,6 +145,22 @@ family(cells + [lucky])
 ok(raw < 0.05 and lucky.padj >= 0.05, f"a cell significant alone (p {raw:.4f}) is not among "
    f"22 cells (Holm {lucky.padj:.3f})")
 ok(cells[-1].padj < 0.05, f"a change of 50% still is (Holm {cells[-1].padj:.2g})")
+
+# cells that hold one value in every sitting of both sides (a thread never
+# boosted) cannot reject: they stay out of the family, and say why
+never = [Cell([[0, 0], [0, 0], [0, 0]], [[0, 0], [0, 0], [0, 0]]) for _ in range(8)]
+pair = [Cell([[100], [101], [99]], [[104], [105], [103]]) for _ in range(2)]
+alone = pair[0].p
+family(pair + never)
+ok(pair[0].family == 2 and near(pair[0].padj, 2 * alone) and tested(pair + never) == 2,
+   f"eight cells of zeros leave the family of two its size (Holm {pair[0].padj:.4f}, "
+   f"p {alone:.4f})")
+ok(never[0].padj == 1.0 and never[0].words(0.05) == "the same in every sitting: nothing to test"
+   and gate(never[0], ">", 0, 0.05) == "pass", "  and each says it had nothing to test")
+const = Cell([[5, 5], [5, 5], [5, 5]], [[7, 7], [7, 7], [7, 7]])
+family([const] + never)
+ok(const.family == 1 and const.test.can_reject() and near(const.padj, 0.1),
+   "two constants apart still are a test: the exact bound of 3 against 3, 0.1")
 
 # the gates
 c = Cell([[100], [101], [99]], [[150], [151], [149]])
