@@ -10,7 +10,7 @@
 #   make check-lava   the lab test definition in a real LAVA job, QEMU, offline (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
-#   make reproduce-6.12  the same on 6.12, with PREEMPT_RT, RT_PUSH_IPI off and on (about 2.5 h)
+#   make reproduce-6.12  the same on 6.12, PREEMPT_RT, RT_PUSH_IPI off and on (2 h 20 min; 3 h cold)
 #   make bisect-demo  scripts/bisect finds a planted commit in linux-source-6.1 (cold cache)
 #
 # CFLAGS from the command line or the environment are kept; V=1 shows commands.
