@@ -1,26 +1,59 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The watchdog: a benchmark thread that stops making progress ends the run
 # with exit 3 and its name, instead of a hang. The thread is stopped from
-# outside: moved alone into a frozen cgroup v1 freezer.
+# outside: moved alone into a frozen cgroup, with cgroup v2's freezer (a
+# threaded cgroup, so that one thread of the process can be moved there:
+# Debian 12's default hierarchy), else cgroup v1's.
 . "$(dirname "$0")/tap.bash"
 require_rt
 
-fz=/sys/fs/cgroup/freezer
 if [ "$NCPUS" -lt 2 ]; then
 	skip "one CPU: the benchmark would starve this script"
 	exit 0
 fi
-if [ ! -w "$fz/cgroup.procs" ] || ! mkdir "$fz/rtsched-stuck-$$" 2>/dev/null; then
-	skip "no cgroup v1 freezer to stop a single thread with"
+v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+v1=/sys/fs/cgroup/freezer
+if [ -n "$v2" ] && [ -e "$v2/cgroup.procs" ] && mkdir "$v2/rtsched-stuck-$$" 2>/dev/null; then
+	# the process goes into a threaded domain, the threads to stop into its
+	# threaded child, which is frozen
+	home=$v2/rtsched-stuck-$$
+	cg=$home/stuck
+	if ! mkdir "$cg" || ! echo threaded >"$cg/cgroup.type" || [ ! -e "$cg/cgroup.freeze" ]; then
+		rmdir "$cg" "$home" 2>/dev/null
+		skip "cgroup v2 at $v2 has no threaded freezer (cgroup.freeze, Linux 5.2)"
+		exit 0
+	fi
+	echo "# the cgroup v2 freezer ($cg)"
+	freeze() { echo 1 >"$cg/cgroup.freeze"; }
+	thaw() { echo 0 >"$cg/cgroup.freeze" 2>/dev/null; }
+	stop_threads() { # stop_threads PID TID...: the TIDs of PID, alone
+		local p=$1 t
+		shift
+		echo "$p" >"$home/cgroup.procs"
+		for t in "$@"; do echo "$t" >"$cg/cgroup.threads"; done
+	}
+elif [ -w "$v1/cgroup.procs" ] && mkdir "$v1/rtsched-stuck-$$" 2>/dev/null; then
+	home=""
+	cg=$v1/rtsched-stuck-$$
+	echo "# the cgroup v1 freezer ($cg)"
+	freeze() { echo FROZEN >"$cg/freezer.state"; }
+	thaw() { echo THAWED >"$cg/freezer.state" 2>/dev/null; }
+	stop_threads() {
+		local t
+		shift
+		for t in "$@"; do echo "$t" >"$cg/tasks"; done
+	}
+else
+	skip "no cgroup freezer (v2's cgroup.freeze or v1's freezer) to stop a single thread with"
 	exit 0
 fi
-cg=$fz/rtsched-stuck-$$
 # thaw first, whatever happened, then make sure the benchmark is gone
 cleanup() {
-	echo THAWED >"$cg/freezer.state" 2>/dev/null
+	thaw
 	kill -9 "$pid" 2>/dev/null
-	sleep 0.2
-	rmdir "$cg" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rmdir "$cg" ${home:+"$home"} 2>/dev/null ||
+		{ sleep 0.5; rmdir "$cg" ${home:+"$home"} 2>/dev/null; }
 }
 trap 'cleanup; rm -rf "$TMP"; echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]' EXIT
 
@@ -47,10 +80,9 @@ start_frozen() {
 	for tid in $(ls /proc/$pid/task); do
 		case " $2 " in *" $(rt_prio "$tid") "*) frozen="$frozen $tid" ;; esac
 	done
-	for tid in $frozen; do
-		echo "$tid" >"$cg/tasks"
-	done
-	echo FROZEN >"$cg/freezer.state"
+	# shellcheck disable=SC2086 # the tids, one word each
+	stop_threads "$pid" $frozen
+	freeze
 }
 
 # await_watchdog: the run's exit status in rc, once the watchdog has spoken;
@@ -61,7 +93,7 @@ await_watchdog() {
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	echo THAWED >"$cg/freezer.state"
+	thaw
 	wait $pid
 	rc=$?
 }
