@@ -11,6 +11,18 @@ PY=/usr/bin/python3
 instances() { ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^rtsched-'; }
 json_ok() { $PY -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); sys.exit(0 if d["schema"] == "rtsched-result/1" else 1)' "$1"; }
 no_tmp() { test -z "$(find "$TMP" -name '*.tmp.*')"; }
+# why_not RESULT: what a run that did not pass said (its stderr, and its
+# result's verdict), for the log of a failing check
+why_not() {
+	diag "$TMP/err"
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+print("# return code", d.get("return_code"), "pass", d.get("pass"))
+for r in d.get("runs", []):
+    for g in r.get("groups", []):
+        print("#  ", {k: v for k, v in g.items() if not isinstance(v, (dict, list))})' "$1" 2>&1 |
+		head -20
+}
 short() { # short PROGRAM: the arguments of a short run of it
 	case "$1" in migrate) echo "-d 0.3" ;; pi_stress) echo "-i 200" ;; esac
 }
@@ -21,12 +33,12 @@ for p in migrate pi_stress; do
 	# shellcheck disable=SC2086
 	timeout -s KILL 30 ./$p $a --json "$TMP/$p-closed1.json" >&- 2>"$TMP/err" </dev/null
 	rc=$?
-	check "$p >&- --json: exit 0 (got $rc)" test "$rc" -eq 0
+	check "$p >&- --json: exit 0 (got $rc)" test "$rc" -eq 0 || why_not "$TMP/$p-closed1.json"
 	check "  the result file is JSON, not the table" json_ok "$TMP/$p-closed1.json"
 	# shellcheck disable=SC2086
 	timeout -s KILL 30 ./$p $a --json "$TMP/$p-closed2.json" >"$TMP/out" 2>&- <&-
 	rc=$?
-	check "$p 2>&- <&- --json: exit 0 (got $rc)" test "$rc" -eq 0
+	check "$p 2>&- <&- --json: exit 0 (got $rc)" test "$rc" -eq 0 || why_not "$TMP/$p-closed2.json"
 	check "  the result file is JSON" json_ok "$TMP/$p-closed2.json"
 	check "  and the table on stdout" grep -q '^total:' "$TMP/out"
 
