@@ -215,27 +215,30 @@ def usable_columns(tool, trace_cols=()):
     return COLUMNS + (GROUP_COLUMNS if tool == "pi_stress" else ()) + tuple(trace_cols)
 
 
+# trace columns that older traced results lack: since when rtsched has them,
+# and what those results have not
+_NEWER_TRACE_COLUMNS = (
+    (LIMIT_COLUMNS, "since rtsched tells the kernel's RT bandwidth limits apart: these results "
+                    "are older (their placement has no fair_server_ns)"),
+    (BOOST_COLUMNS, "since rtsched measures how long a PI boost left a thread waiting: these "
+                    "results are older (their threads have no pi_boost_latency_ns)"),
+    (DISTANCE_COLUMNS, "where rtsched knew the machine's topology: these results have threads "
+                       "without migrations.by_distance"),
+    (PLACE_COLUMNS, "where rtsched knew the machine's topology, since it splits the placement "
+                    "wait by distance: these results have threads without "
+                    "placement.by_distance_ns"),
+)
+
+
 def check_column(col, tool, trace_cols=()):
     """Raise unless a TOOL's results, whose trace columns are TRACE_COLS
     (trace_columns()), have the column COL."""
     if col in TRACE_COLUMNS and not trace_cols:
         raise ResultError(f"{col} is a figure of --trace: these results have runs without "
                           f"placement figures (run with --trace)")
-    if col in LIMIT_COLUMNS and col not in trace_cols:
-        raise ResultError(f"{col} is a figure of runs traced since rtsched tells the kernel's "
-                          f"RT bandwidth limits apart: these results are older (their placement "
-                          f"has no fair_server_ns)")
-    if col in BOOST_COLUMNS and col not in trace_cols:
-        raise ResultError(f"{col} is a figure of runs traced since rtsched measures how long a "
-                          f"PI boost left a thread waiting: these results are older (their "
-                          f"threads have no pi_boost_latency_ns)")
-    if col in DISTANCE_COLUMNS and col not in trace_cols:
-        raise ResultError(f"{col} is a figure of runs traced where rtsched knew the machine's "
-                          f"topology: these results have threads without migrations.by_distance")
-    if col in PLACE_COLUMNS and col not in trace_cols:
-        raise ResultError(f"{col} is a figure of runs traced where rtsched knew the machine's "
-                          f"topology, since it splits the placement wait by distance: these "
-                          f"results have threads without placement.by_distance_ns")
+    for newer, since in _NEWER_TRACE_COLUMNS:
+        if col in newer and col not in trace_cols:
+            raise ResultError(f"{col} is a figure of runs traced {since}")
     if col not in usable_columns(tool, trace_cols):
         raise ResultError(f"{col} is a pi_stress figure; {tool} results have "
                           f"{', '.join(usable_columns(tool))}")
