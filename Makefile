@@ -54,7 +54,7 @@ ifneq ($(CI),)
 WARNINGS += -Werror
 endif
 
-override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/trace -Isrc/bench \
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -pthread -Isrc \
 	-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -MMD -MP
 override LDLIBS += $(DEP_LIBS) -pthread -lm
 
@@ -182,7 +182,7 @@ tests/unit/test_pi_stress: $(filter-out src/pi_stress/main.o,$(PI_STRESS_OBJS)) 
 tests/unit/test_driver: $(SKELETON_OBJS)
 tests/unit/test_%: tests/unit/test_%.c $(TRACE_LIB) $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -Isrc/migrate -Isrc/pi_stress $(LDFLAGS) -o $@ \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ \
 		$< $(filter %.o,$^) $(TRACE_LIB) $(LIB) $(LDLIBS)
 
 # The fuzz harnesses as plain programs over the kept inputs (make check), and
@@ -195,7 +195,7 @@ tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TRACE_LIB) $(LIB)
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/lib/*.c src/trace/*.c)
 	@$(if $(Q),echo "  FUZZ    $@";)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-std=gnu11 -D_GNU_SOURCE -Isrc/lib -Isrc/trace -Itests/fuzz -DRT_VERSION='"$(VERSION)"' \
+		-std=gnu11 -D_GNU_SOURCE -Isrc -Itests/fuzz -DRT_VERSION='"$(VERSION)"' \
 		$(DEP_CFLAGS) -o $@ $< $(wildcard src/lib/*.c src/trace/*.c) $(DEP_LIBS) -lm
 
 # Each harness for FUZZ_SECONDS, from its seeds and kept inputs; a crash
@@ -217,7 +217,7 @@ BENCH_OBJS := $(filter-out src/migrate/main.o,$(MIGRATE_OBJS)) \
 	$(filter-out src/pi_stress/main.o,$(PI_STRESS_OBJS)) $(SKELETON_OBJS)
 tests/bench/bench: tests/bench/bench.c $(BENCH_OBJS) $(TRACE_LIB) $(LIB)
 	@$(if $(Q),echo "  CC      $@";)
-	$(Q)$(CC) $(CPPFLAGS) -Isrc/migrate -Isrc/pi_stress $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(BENCH_OBJS) $(TRACE_LIB) $(LIB) $(LDLIBS)
 
 # The two commands of the README: set up what is missing, then build and use.
@@ -265,15 +265,18 @@ check-tsan: deps
 		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" LDFLAGS="-fsanitize=thread"
 	$(Q)$(MAKE) --no-print-directory clean
 
-# Static analysis: cppcheck, and GCC's -fanalyzer over every source.
+# Static analysis: cppcheck, GCC's -fanalyzer over every source, and the layer rule
+# (tests/layers: no include or call up a floor or across to a sibling).
 analyze: check-deps
 	cppcheck --quiet --error-exitcode=1 --inline-suppr --enable=warning,performance,portability \
-		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli -Isrc/trace -Isrc/bench \
+		--std=c11 -D_GNU_SOURCE -DRT_VERSION='"$(VERSION)"' -Isrc \
 		--suppress=missingIncludeSystem src tests/unit tests/bench tests/fuzz
 	$(Q)for f in src/*/*.c; do \
-		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc/lib -Isrc/cli -Isrc/trace -Isrc/bench \
+		gcc -fanalyzer -Werror -std=gnu11 -D_GNU_SOURCE -pthread -Isrc \
 			-DRT_VERSION='"$(VERSION)"' $(DEP_CFLAGS) -O1 -c -o /dev/null $$f || exit 1; \
 	done; echo "analyze: cppcheck and gcc -fanalyzer found nothing"
+	$(Q)$(MAKE) --no-print-directory all static
+	$(Q)tests/layers
 
 # Every mode many times back to back (as root): see scripts/soak.
 soak: deps

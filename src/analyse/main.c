@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "cli.h"
-#include "result.h"
-#include "rt_clock.h"
-#include "rt_heap.h"
-#include "source.h"
-#include "window.h"
+#include "trace/analysis.h"
+#include "cli/cli.h"
+#include "bench/result.h"
+#include "lib/clock.h"
+#include "lib/heap.h"
+#include "trace/source.h"
+#include "trace/window.h"
 
 #define ANALYSIS_SCHEMA "rtsched-analysis/1"
 #define MAX_PIDS 4096
@@ -261,7 +261,7 @@ static int note_task(struct survey *s, pid_t pid, int prio)
 		if (s->tasks[i].pid == pid) {
 			int *cur = &s->tasks[i].prio;
 
-			if (prio < RT_PRIO_RT_MAX && (*cur >= RT_PRIO_RT_MAX || prio > *cur))
+			if (prio < TRACE_PRIO_RT_MAX && (*cur >= TRACE_PRIO_RT_MAX || prio > *cur))
 				*cur = prio;
 			return 0;
 		}
@@ -287,14 +287,14 @@ static int survey_counted(uint64_t n, uint64_t first, uint64_t last, void *ctx)
 }
 
 /* A scheduler event, its tasks noted for --pid, --name and --prio. */
-static int survey_event(const struct rt_sev *e, void *ctx)
+static int survey_event(const struct trace_event *e, void *ctx)
 {
 	struct survey *s = ctx;
 	int ret;
 
 	survey_counted(1, e->ts, e->ts, ctx);
-	ret = note_task(s, e->pid, e->type == RT_SEV_PI ? 140 : e->prio);
-	if (!ret && e->type == RT_SEV_SWITCH)
+	ret = note_task(s, e->pid, e->type == TRACE_EV_PI ? 140 : e->prio);
+	if (!ret && e->type == TRACE_EV_SWITCH)
 		ret = note_task(s, e->pid2, e->prio2);
 	return ret;
 }
@@ -406,7 +406,7 @@ static bool chosen(const struct config *cfg, struct trace_source *d, const struc
 		hit = cfg->pids[i] == t->pid;
 	if (!hit)
 		return false;
-	if (cfg->prio_lo && (t->prio >= RT_PRIO_RT_MAX || 99 - t->prio < cfg->prio_lo ||
+	if (cfg->prio_lo && (t->prio >= TRACE_PRIO_RT_MAX || 99 - t->prio < cfg->prio_lo ||
 			     99 - t->prio > cfg->prio_hi))
 		return false;
 	comm = trace_source_comm(d, t->pid);
@@ -512,7 +512,7 @@ static void print_header(const struct config *cfg, const char *buffer, const str
 		const char *comm = trace_source_comm(d, picked[i].pid);
 
 		printf("%10zu: pid %d %s", i, (int)picked[i].pid, comm ? comm : "<unknown>");
-		if (picked[i].prio < RT_PRIO_RT_MAX)
+		if (picked[i].prio < TRACE_PRIO_RT_MAX)
 			printf(", SCHED_FIFO/RR %d\n", 99 - picked[i].prio);
 		else
 			printf(", not RT\n");
@@ -552,7 +552,7 @@ static void write_json(const struct config *cfg, struct bench_result *res, const
 		else
 			rt_json_null(j, "comm");
 		rt_json_int_or_null(j, "rt_priority", 99 - picked[i].prio,
-				    picked[i].prio < RT_PRIO_RT_MAX);
+				    picked[i].prio < TRACE_PRIO_RT_MAX);
 		rt_json_end(j);
 	}
 	rt_json_end(j);

@@ -30,16 +30,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
-#include "env.h"
-#include "machine.h"
-#include "rt_json.h"
-#include "rt_report.h"
-#include "rt_stop.h"
-#include "rt_work.h"
-#include "runner.h"
-#include "thread.h"
-#include "trace.h"
+#include "cli/cli.h"
+#include "bench/env.h"
+#include "bench/machine.h"
+#include "lib/json.h"
+#include "lib/report.h"
+#include "lib/stop.h"
+#include "lib/work.h"
+#include "bench/runner.h"
+#include "bench/thread.h"
+#include "bench/trace.h"
 
 /*
  * What the driver needs to know of a benchmark before it runs, filled in by

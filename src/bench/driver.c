@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "env.h"
-#include "signals.h"
-#include "result.h"
-#include "rt_clock.h"
-#include "rt_cpus.h"
-#include "rt_sched.h"
-#include "rt_tracemark.h"
-#include "source.h"
+#include "bench/bench.h"
+#include "bench/env.h"
+#include "bench/signals.h"
+#include "bench/result.h"
+#include "lib/clock.h"
+#include "lib/cpus.h"
+#include "lib/sched.h"
+#include "trace/marker.h"
+#include "trace/source.h"
 
 
 /**
@@ -537,7 +537,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	 * instance's, --trace's trace.dat its instance's. Without tracefs
 	 * there is nothing to mark.
 	 */
-	rt_tracemark_open(b.trace ? trace_recording_instance(b.trace) : NULL);
+	trace_marker_open(b.trace ? trace_recording_instance(b.trace) : NULL);
 	alloc_runs(&b);
 	place_coordinator(&b, prio);
 	if (!b.params->common.quiet)
@@ -561,7 +561,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		bench_exit_running(rc);
 	rt_summary_free(&b.sum);
 	free_runs(&b);
-	rt_tracemark_close();
+	trace_marker_close();
 	bench_sys_free(&b.sys);
 	numa_free_cpumask(b.params->cpus);
 	cli_exit(rc);

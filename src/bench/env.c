@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "env.h"
-#include "rt_work.h"
+#include "cli/cli.h"
+#include "bench/env.h"
+#include "lib/work.h"
 
 /**
  * bench_sys_read - read the kernel's and the machine's settings for a run on @cpus

@@ -5,12 +5,12 @@
 
 #include <stdio.h>
 
-#include "rt_bandwidth.h"
-#include "rt_cpus.h"
-#include "rt_domains.h"
-#include "rt_env.h"
-#include "rt_topology.h"
-#include "rt_kernel.h"
+#include "lib/bandwidth.h"
+#include "lib/cpus.h"
+#include "lib/domains.h"
+#include "lib/env.h"
+#include "lib/topology.h"
+#include "lib/kernel.h"
 
 /* What the kernel and the machine say, read once before the run. */
 struct bench_sys {

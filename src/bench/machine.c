@@ -5,9 +5,9 @@
  */
 #include <stdio.h>
 
-#include "machine.h"
-#include "rt_clock.h"
-#include "rt_work.h"
+#include "bench/machine.h"
+#include "lib/clock.h"
+#include "lib/work.h"
 
 /* A coordinator's probe of its CPU: this much busy work at each poll. */
 #define PROBE_NS (50 * 1000LL)

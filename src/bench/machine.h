@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rt_cpustat.h"
-#include "rt_json.h"
+#include "lib/cpustat.h"
+#include "lib/json.h"
 
 /* Starved: the busy loop ran under a quarter of its calibrated speed... */
 #define BENCH_STARVED_SPEED 0.25

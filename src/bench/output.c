@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "output.h"
-#include "signals.h"
+#include "cli/cli.h"
+#include "bench/output.h"
+#include "bench/signals.h"
 
 #define MAX_OUTPUTS 4
 

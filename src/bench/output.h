@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "rt_outfile.h"
+#include "lib/outfile.h"
 
 struct rt_outfile *bench_output_open(const char *option, const char *path, bool private);
 void bench_output_commit(struct rt_outfile *o, const char *option);

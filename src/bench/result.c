@@ -10,14 +10,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "env.h"
-#include "output.h"
-#include "result.h"
-#include "rt_hist.h"
-#include "rt_sched.h"
-#include "rt_stats.h"
-#include "rt_work.h"
+#include "cli/cli.h"
+#include "bench/env.h"
+#include "bench/output.h"
+#include "bench/result.h"
+#include "lib/hist.h"
+#include "lib/sched.h"
+#include "lib/stats.h"
+#include "lib/work.h"
 
 struct bench_result {
 	struct rt_outfile *out;		/* --json FILE, "-" for stdout */

@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "rt_cpus.h"
-#include "rt_json.h"
-#include "rt_outfile.h"
-#include "rt_report.h"
+#include "lib/cpus.h"
+#include "lib/json.h"
+#include "lib/outfile.h"
+#include "lib/report.h"
 
 struct cli_common;
 

@@ -10,15 +10,15 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "bench.h"
-#include "runner.h"
-#include "signals.h"
-#include "watch.h"
-#include "rt_clock.h"
-#include "rt_cpus.h"
-#include "rt_sched.h"
-#include "rt_sync.h"
-#include "record.h"
+#include "bench/bench.h"
+#include "bench/runner.h"
+#include "bench/signals.h"
+#include "bench/watch.h"
+#include "lib/clock.h"
+#include "lib/cpus.h"
+#include "lib/sched.h"
+#include "lib/sync.h"
+#include "trace/record.h"
 
 /*
  * Small stacks: with mlockall() every stack page is resident, and the

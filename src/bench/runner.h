@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "thread.h"
+#include "bench/thread.h"
 
 struct bench;
 struct bench_run;

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "signals.h"
+#include "bench/signals.h"
 
 struct rt_stop bench_stop;
 static const char *cleanup_dir;	/* removed by a second signal: rmdir is async-signal-safe */

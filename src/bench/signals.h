@@ -11,7 +11,7 @@
 
 #include <signal.h>
 
-#include "rt_stop.h"
+#include "lib/stop.h"
 
 extern struct rt_stop bench_stop;
 void bench_exit_if_asked(void);

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "thread.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
-#include "rt_sync.h"
-#include "rt_work.h"
+#include "bench/thread.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
+#include "lib/sync.h"
+#include "lib/work.h"
 
 #define PROCSTAT_WHAT "reading /proc/self/task/TID/{status,sched}"
 

@@ -17,10 +17,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "analysis.h"
-#include "rt_procstat.h"
-#include "rt_report.h"
-#include "rt_work.h"
+#include "trace/analysis.h"
+#include "lib/procstat.h"
+#include "lib/report.h"
+#include "lib/work.h"
 
 /*
  * One benchmark thread: what the benchmark describes before the run (the

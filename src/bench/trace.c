@@ -11,12 +11,12 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "signals.h"
-#include "rt_clock.h"
-#include "rt_tracemark.h"
-#include "source.h"
-#include "trace.h"
+#include "bench/output.h"
+#include "bench/signals.h"
+#include "lib/clock.h"
+#include "trace/marker.h"
+#include "trace/source.h"
+#include "bench/trace.h"
 
 #define PREFIX "rtsched-"
 
@@ -28,7 +28,7 @@ static char tmp_name[PATH_MAX];
 static void close_recording(void)
 {
 	/* threads past a signal's grace may still write markers: into /dev/null now */
-	rt_tracemark_detach();
+	trace_marker_detach();
 	trace_recording_close(open_recording);
 	open_recording = NULL;
 	/*

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "analysis.h"
-#include "record.h"
+#include "trace/analysis.h"
+#include "trace/record.h"
 
 void bench_trace_sweep(void);
 int64_t bench_trace_buffer_kb(int64_t planned, int64_t given, int ncpus, char *note, size_t len);

@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "watch.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
+#include "bench/watch.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
 
 #define WATCH_PERIOD_NS (RT_NSEC_PER_SEC / 2)
 #define WATCH_STACK (64 * 1024)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runner.h"
+#include "bench/runner.h"
 
 struct bench_watcher {
 	const struct bench_threads *set;

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "rt_outfile.h"
-#include "rt_sched.h"
+#include "cli/cli.h"
+#include "lib/outfile.h"
+#include "lib/sched.h"
 
 static const char *prog = "rtsched";
 

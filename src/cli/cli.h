@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rt_cpus.h"
-#include "rt_domains.h"
-#include "rt_opts.h"
+#include "lib/cpus.h"
+#include "lib/domains.h"
+#include "lib/opts.h"
 
 /* Exit codes, as DESIGN.md and the man pages state them. */
 enum {

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "rt_sched.h"
-#include "rt_topology.h"
+#include "cli/cli.h"
+#include "lib/sched.h"
+#include "lib/topology.h"
 
 /* What rt_topology_subset() took, by its level. */
 static const char *const taken[RT_LEVELS] = {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "rt_sched.h"
+#include "cli/cli.h"
+#include "lib/sched.h"
 
 /**
  * cli_common_init - start parsing with the usable CPUs known, or exit 3

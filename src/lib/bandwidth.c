@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_bandwidth.h"
-#include "rt_cpus.h"
-#include "rt_kfile.h"
+#include "lib/bandwidth.h"
+#include "lib/cpus.h"
+#include "lib/kfile.h"
 
 /* The fair server's defaults (deadline.c, 6.12 on): what the analysis bounds a stretch by */
 #define FAIR_DEFAULT_RUNTIME_NS 50000000LL

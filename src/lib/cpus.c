@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rt_cpus.h"
+#include "lib/cpus.h"
 
 /*
  * libnuma reports through numa_warn() and numa_error(), weak symbols that

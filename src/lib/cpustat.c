@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_cpustat.h"
+#include "lib/cpustat.h"
 
 #define STEAL_FIELD 7	/* user nice system idle iowait irq softirq steal */
 #define STAT_FIELDS 8	/* guest time is counted in user already */

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rt_cpus.h"
-#include "rt_domains.h"
-#include "rt_kfile.h"
+#include "lib/cpus.h"
+#include "lib/domains.h"
+#include "lib/kfile.h"
 
 #define WALK_DEPTH 16
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_cpus.h"
-#include "rt_env.h"
-#include "rt_kfile.h"
+#include "lib/cpus.h"
+#include "lib/env.h"
+#include "lib/kfile.h"
 
 /* @file's CPU list, formatted; "" when empty or unreadable. */
 static void cpu_list(const char *file, char *out, size_t len)

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 
-#include "rt_filemap.h"
+#include "lib/filemap.h"
 
 /**
  * rt_filemap_release - drop the resident pages of this process's read-only

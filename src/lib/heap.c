@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "rt_heap.h"
+#include "lib/heap.h"
 
 #define HUGE_PAGE (2UL << 20)
 /* under malloc's mapping threshold (128 KiB): served from the heap */

@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "rt_hist.h"
-#include "rt_json.h"
+#include "lib/hist.h"
+#include "lib/json.h"
 
 static unsigned int bucket_of(uint64_t v)
 {

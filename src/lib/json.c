@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_json.h"
+#include "lib/json.h"
 
 #define RT_JSON_DEPTH 16
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "rt_kconfig.h"
+#include "lib/kconfig.h"
 
 #define KCONFIG_MAX (8u << 20)	/* a configuration is some 300 KB */
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_kernel.h"
-#include "rt_kfile.h"
+#include "lib/kernel.h"
+#include "lib/kfile.h"
 
 /**
  * rt_kernel_why - one clause saying why @path could not be read (@err, a

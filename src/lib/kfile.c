@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_kfile.h"
+#include "lib/kfile.h"
 
 /**
  * rt_kfile_read - read @path into @buf (@len bytes with the NUL), without

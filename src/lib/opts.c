@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_opts.h"
+#include "lib/opts.h"
 
 /**
  * rt_parse_int - parse a whole decimal integer within [min, max]

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt_outfile.h"
+#include "lib/outfile.h"
 
 struct rt_outfile {
 	const char *path;		/* NULL: none; "-": standard output */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_procstat.h"
+#include "lib/procstat.h"
 
 /* Large enough for status and sched of current kernels; longer files are cut. */
 #define PROC_FILE_MAX 8192

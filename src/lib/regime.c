@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "rt_regime.h"
+#include "lib/regime.h"
 
 const char *const rt_bw_regime_names[] = {
 	[RT_BW_UNKNOWN] = "unknown",	   [RT_BW_NEITHER] = "neither",

@@ -6,8 +6,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "rt_report.h"
-#include "rt_stats.h"
+#include "lib/report.h"
+#include "lib/stats.h"
 
 /* The columns, in the table's order and by the names the JSON uses. */
 const char *const rt_row_names[RT_ROW_COLUMNS] = { "vol", "nonvol", "migrated", "iterations" };

@@ -13,8 +13,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "rt_kfile.h"
-#include "rt_sched.h"
+#include "lib/kfile.h"
+#include "lib/sched.h"
 
 #define CAP_SYS_NICE_BIT 23
 

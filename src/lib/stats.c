@@ -4,7 +4,7 @@
  */
 #include <math.h>
 
-#include "rt_stats.h"
+#include "lib/stats.h"
 
 /**
  * rt_stats_of - mean, sample standard deviation, min and max of @v

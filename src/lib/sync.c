@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 
-#include "rt_sync.h"
+#include "lib/sync.h"
 
 /**
  * rt_mutex_init - a plain mutex, or with @pi one that uses PTHREAD_PRIO_INHERIT

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_cpus.h"
-#include "rt_kfile.h"
-#include "rt_topology.h"
+#include "lib/cpus.h"
+#include "lib/kfile.h"
+#include "lib/topology.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define NODE_DIR "/sys/devices/system/node"

@@ -8,8 +8,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "rt_clock.h"
-#include "rt_work.h"
+#include "lib/clock.h"
+#include "lib/work.h"
 
 #define CALIBRATE_SAMPLES 5
 #define CALIBRATE_SAMPLE_NS (2 * RT_NSEC_PER_MSEC)

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "migrate.h"
-#include "rt_clock.h"
-#include "rt_opts.h"
-#include "rt_sched.h"
+#include "migrate/migrate.h"
+#include "lib/clock.h"
+#include "lib/opts.h"
+#include "lib/sched.h"
 
 static const struct mig_mode *const modes[] = { &mig_lockstep, &mig_paired, &mig_contention };
 

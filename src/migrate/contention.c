@@ -8,9 +8,9 @@
  */
 #include <stdio.h>
 
-#include "migrate.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
+#include "migrate/migrate.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
 
 #define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
 /* The default CPUs leave every thread time for this many passes, uncontended. */

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "migrate.h"
+#include "migrate/migrate.h"
 
 static int lockstep_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
 {

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "migrate.h"
-#include "rt_clock.h"
-#include "rt_cpus.h"
-#include "rt_opts.h"
-#include "rt_sched.h"
-#include "rt_report.h"
+#include "bench/bench.h"
+#include "cli/cli.h"
+#include "migrate/migrate.h"
+#include "lib/clock.h"
+#include "lib/cpus.h"
+#include "lib/opts.h"
+#include "lib/sched.h"
+#include "lib/report.h"
 
 #define DEFAULT_BASE_PRIO 1
 #define DEFAULT_LOOPS 50

@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cli.h"
-#include "bench.h"
-#include "rt_procstat.h"
-#include "rt_work.h"
+#include "cli/cli.h"
+#include "bench/bench.h"
+#include "lib/procstat.h"
+#include "lib/work.h"
 
 struct mig_mode;
 

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "migrate.h"
-#include "rt_sync.h"
+#include "migrate/migrate.h"
+#include "lib/sync.h"
 
 struct paired {
 	pthread_barrier_t *lock_wait;

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "migrate.h"
-#include "rt_clock.h"
-#include "rt_cpus.h"
-#include "rt_sched.h"
-#include "rt_sync.h"
-#include "rt_tracemark.h"
+#include "migrate/migrate.h"
+#include "lib/clock.h"
+#include "lib/cpus.h"
+#include "lib/sched.h"
+#include "lib/sync.h"
+#include "trace/marker.h"
 
 /* Time allowed past the expected end before the watchdog calls a thread stuck. */
 #define WATCHDOG_GRACE_NS (5 * RT_NSEC_PER_SEC)
@@ -26,15 +26,15 @@ int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock)
 {
 	int ret;
 
-	rt_tracemark("thread %d iter %llu, taking lock %d\n", t->id, (unsigned long long)iter,
-		     lock);
+	trace_mark("thread %d iter %llu, taking lock %d\n", t->id, (unsigned long long)iter,
+		   lock);
 	atomic_store_explicit(&t->bt.waiting, true, memory_order_relaxed);
 	ret = rt_mutex_lock(&run->locks[lock]);
 	atomic_store_explicit(&t->bt.waiting, false, memory_order_relaxed);
 	if (ret)
 		return bench_thread_fail(&t->bt, "pthread_mutex_lock", ret);
 	atomic_store_explicit(&t->holds, lock + 1, memory_order_relaxed);
-	rt_tracemark("thread %d iter %llu, took lock %d\n", t->id, (unsigned long long)iter, lock);
+	trace_mark("thread %d iter %llu, took lock %d\n", t->id, (unsigned long long)iter, lock);
 	bench_thread_note_cpu(&t->bt);
 	return 0;
 }
@@ -43,8 +43,8 @@ int mig_unlock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int loc
 {
 	int ret;
 
-	rt_tracemark("thread %d iter %llu, unlock lock %d\n", t->id, (unsigned long long)iter,
-		     lock);
+	trace_mark("thread %d iter %llu, unlock lock %d\n", t->id, (unsigned long long)iter,
+		   lock);
 	atomic_store_explicit(&t->holds, 0, memory_order_relaxed);
 	ret = rt_mutex_unlock(&run->locks[lock]);
 	if (ret)
@@ -75,7 +75,7 @@ int mig_sleep(struct mig_run *run, struct mig_thread *t, uint64_t iter, uint64_t
 {
 	int ret;
 
-	rt_tracemark("thread %d iter %llu sleeping\n", t->id, (unsigned long long)iter);
+	trace_mark("thread %d iter %llu sleeping\n", t->id, (unsigned long long)iter);
 	if (!units)
 		return 0;
 	ret = rt_sleep_ns((int64_t)units * run->work.unit_ns);

@@ -9,8 +9,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#include "migrate.h"
-#include "rt_clock.h"
+#include "migrate/migrate.h"
+#include "lib/clock.h"
 
 #define WATCH_STALL_NS (5 * RT_NSEC_PER_SEC)
 

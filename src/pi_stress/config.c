@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "pi_stress.h"
-#include "rt_clock.h"
+#include "pi_stress/pi_stress.h"
+#include "lib/clock.h"
 
 #define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
 #define MAX_SHARED_GROUPS 64	/* with -u: 192 threads on one CPU */

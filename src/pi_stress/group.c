@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <sched.h>
 
-#include "pi_stress.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
-#include "rt_sync.h"
+#include "pi_stress/pi_stress.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
+#include "lib/sync.h"
 
 static int fail(struct pis_thread *t, const char *what, int err)
 {

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "pi_stress.h"
-#include "result.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
-#include "rt_stats.h"
+#include "bench/bench.h"
+#include "cli/cli.h"
+#include "pi_stress/pi_stress.h"
+#include "bench/result.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
+#include "lib/stats.h"
 
 
 enum { OPT_NO_PI = 256, OPT_HOLD, OPT_WAIT_BOUND, OPT_SPREAD };

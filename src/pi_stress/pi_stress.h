@@ -9,12 +9,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bench.h"
-#include "rt_clock.h"
-#include "rt_cpus.h"
-#include "rt_hist.h"
-#include "rt_procstat.h"
-#include "rt_work.h"
+#include "bench/bench.h"
+#include "lib/clock.h"
+#include "lib/cpus.h"
+#include "lib/hist.h"
+#include "lib/procstat.h"
+#include "lib/work.h"
 
 enum pis_role { PIS_LOW, PIS_MEDIUM, PIS_HIGH, PIS_ROLES };
 

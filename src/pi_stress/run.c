@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pi_stress.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
-#include "rt_sync.h"
+#include "pi_stress/pi_stress.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
+#include "lib/sync.h"
 
 /* How often the watchdog looks: often enough to see a stall soon after it is due. */
 #define WATCH_PERIOD_MAX_NS (50 * RT_NSEC_PER_MSEC)

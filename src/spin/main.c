@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <sys/param.h>
 
-#include "bench.h"
-#include "rt_clock.h"
-#include "rt_cpus.h"
-#include "rt_opts.h"
-#include "rt_sched.h"
+#include "bench/bench.h"
+#include "lib/clock.h"
+#include "lib/cpus.h"
+#include "lib/opts.h"
+#include "lib/sched.h"
 
 #define UNIT_NS (100 * RT_NSEC_PER_USEC)	/* a unit of busy work, the table's iteration */
 

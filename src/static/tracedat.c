@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "source.h"
+#include "trace/source.h"
 
 bool trace_source_file_supported(void)
 {

@@ -2,7 +2,7 @@
 /*
  * The analysis of a trace, run by run, from either source (source.h): each
  * run's threads within their windows, fed the events of the run's span one
- * at a time (rt_sched_walk), and, when asked, the events written out in the
+ * at a time (trace_sched_walk), and, when asked, the events written out in the
  * rtsched-trace/1 text format that scripts/plot --timeline draws.
  */
 #include <errno.h>
@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "source.h"
+#include "trace/analysis.h"
+#include "trace/internal/walk.h"
+#include "trace/source.h"
 
 #define PF_KTHREAD 0x00200000
 #define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64 bits */
@@ -39,7 +40,7 @@ static bool kthread_name(const char *comm)
  * believed when /proc's task has the trace's name; a task that is gone (or
  * another by now) is told by its name.
  */
-enum rt_preemptor trace_classify(pid_t pid, void *ctx)
+enum trace_preemptor trace_classify(pid_t pid, void *ctx)
 {
 	const char *comm = ctx ? trace_source_comm(ctx, pid) : NULL;
 	char path[64], buf[1024], *p, *name;
@@ -56,15 +57,15 @@ enum rt_preemptor trace_classify(pid_t pid, void *ctx)
 	if (name)
 		*p = 0;
 	if (!name || (comm && strcmp(comm, name + 1)))
-		return comm && kthread_name(comm) ? RT_BY_KTHREAD : RT_BY_OTHER;
+		return comm && kthread_name(comm) ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
 	*p = ')';
 	/* after "pid (comm)": state ppid pgrp session tty_nr tpgid flags */
 	for (i = 0; p && i < 7; i++)
 		p = strchr(p + 1, ' ');
 	if (!p)
-		return RT_BY_OTHER;
+		return TRACE_BY_OTHER;
 	flags = strtoul(p + 1, NULL, 10);
-	return flags & PF_KTHREAD ? RT_BY_KTHREAD : RT_BY_OTHER;
+	return flags & PF_KTHREAD ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
 }
 
 /**
@@ -86,7 +87,7 @@ void trace_text_header(FILE *f)
 
 struct analysis {
 	struct trace_span *spans;
-	struct rt_sched_walk **walks;
+	struct trace_sched_walk **walks;
 	size_t nruns, n, cur;
 	struct trace_source *src;
 	FILE *out;			/* the events in text, or NULL */
@@ -116,9 +117,9 @@ static void name_pid(struct analysis *a, int32_t pid)
 }
 
 /* rtsched-trace/1: the run, its threads, each task's name once, the events. */
-static void write_event(struct analysis *a, size_t r, const struct rt_sev *e)
+static void write_event(struct analysis *a, size_t r, const struct trace_event *e)
 {
-	static const char letter[RT_SEV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
+	static const char letter[TRACE_EV_TYPES] = { 'S', 'W', 'U', 'M', 'P' };
 	size_t i;
 
 	if (a->out_run != r) {
@@ -129,21 +130,21 @@ static void write_event(struct analysis *a, size_t r, const struct rt_sev *e)
 			fprintf(a->out, "T %d %zu\n", (int)a->spans[r].threads[i].tid, i);
 	}
 	name_pid(a, e->pid);
-	if (e->type == RT_SEV_SWITCH)
+	if (e->type == TRACE_EV_SWITCH)
 		name_pid(a, e->pid2);
 	fprintf(a->out, "%c %llu %d %d %d", letter[e->type], (unsigned long long)e->ts, e->cpu,
 		e->pid, e->prio);
-	if (e->type == RT_SEV_SWITCH)
+	if (e->type == TRACE_EV_SWITCH)
 		fprintf(a->out, " %lld %d %d\n", (long long)e->arg, e->pid2, e->prio2);
-	else if (e->type == RT_SEV_MIGRATE)
+	else if (e->type == TRACE_EV_MIGRATE)
 		fprintf(a->out, " %lld %d\n", (long long)e->arg, e->arg2);
-	else if (e->type == RT_SEV_PI)
+	else if (e->type == TRACE_EV_PI)
 		fprintf(a->out, " %d\n", e->prio2);
 	else
 		fprintf(a->out, " %lld\n", (long long)e->arg);
 }
 
-static int feed(const struct rt_sev *e, void *ctx)
+static int feed(const struct trace_event *e, void *ctx)
 {
 	struct analysis *a = ctx;
 	size_t r = run_of(a, e->ts);
@@ -156,7 +157,7 @@ static int feed(const struct rt_sev *e, void *ctx)
 	run->count[e->type]++;
 	if (a->out)
 		write_event(a, r, e);
-	return rt_sched_walk_feed(a->walks[r], e);
+	return trace_sched_walk_feed(a->walks[r], e);
 }
 
 /* Dropped before @ts: the run under way then, or the one before. */
@@ -172,7 +173,7 @@ static void lost(uint64_t ts, int cpu, long long n, void *ctx)
 }
 
 /* A span of placement waiting, in the text after the event that ended it. */
-static void write_span(const struct rt_sched_task *t, uint64_t start, uint64_t end, void *ctx)
+static void write_span(const struct trace_task *t, uint64_t start, uint64_t end, void *ctx)
 {
 	struct analysis *a = ctx;
 
@@ -190,16 +191,16 @@ static int prepare(struct analysis *a, bool have_proc)
 
 		if (trace_run_init(run, a->spans[r].threads, a->n, have_proc))
 			return -ENOMEM;
-		a->walks[r] = rt_sched_walk_new(run->tasks, a->n, trace_classify, a->src);
+		a->walks[r] = trace_sched_walk_new(run->tasks, a->n, trace_classify, a->src);
 		if (!a->walks[r])
 			return -ENOMEM;
-		rt_sched_walk_regime(a->walks[r], a->spans[r].regime, a->spans[r].limit_ns);
+		trace_sched_walk_regime(a->walks[r], a->spans[r].regime, a->spans[r].limit_ns);
 		run->regime = a->spans[r].regime;
-		rt_sched_walk_topology(a->walks[r], a->spans[r].topo);
+		trace_sched_walk_topology(a->walks[r], a->spans[r].topo);
 		run->have_topology = a->spans[r].topo != NULL;
-		rt_sched_walk_cpus(a->walks[r], run->cpus, run->ncpus);
+		trace_sched_walk_cpus(a->walks[r], run->cpus, run->ncpus);
 		if (a->out)
-			rt_sched_walk_spans(a->walks[r], write_span, a);
+			trace_sched_walk_spans(a->walks[r], write_span, a);
 	}
 	return 0;
 }
@@ -209,7 +210,7 @@ static void analysis_free(struct analysis *a)
 	size_t r;
 
 	for (r = 0; a->walks && r < a->nruns; r++)
-		rt_sched_walk_free(a->walks[r]);
+		trace_sched_walk_free(a->walks[r]);
 	free(a->walks);
 	free(a->named);
 }

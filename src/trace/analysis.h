@@ -16,23 +16,23 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "rt_json.h"
-#include "rt_schedan.h"
-#include "window.h"
+#include "lib/json.h"
+#include "trace/events.h"
+#include "trace/window.h"
 
 struct trace_source;
 
 /* What the trace of one run says. */
 struct trace_run {
-	struct rt_sched_task *tasks;	/* one per benchmark thread, in table order */
+	struct trace_task *tasks;	/* one per benchmark thread, in table order */
 	uint64_t *proc_migrations;	/* the table's migrated column, to agree with */
 	size_t n;
-	struct rt_sched_cpu *cpus;	/* placement per CPU, ncpus of them */
+	struct trace_cpu *cpus;	/* placement per CPU, ncpus of them */
 	size_t ncpus;
 	bool have_proc;			/* proc_migrations known (a benchmark's own run) */
 	enum rt_bw_regime regime;	/* the RT bandwidth limits the analysis read it by */
 	bool have_topology;		/* the tasks' mig_distance were counted */
-	uint64_t count[RT_SEV_TYPES];
+	uint64_t count[TRACE_EV_TYPES];
 	uint64_t events, lost;
 	int64_t analysis_ns;		/* reading, decoding and analysing them */
 };
@@ -47,7 +47,7 @@ struct trace_span {
 	const struct rt_topology *topo;	/* the machine's, or NULL: no migrations by distance */
 };
 
-enum rt_preemptor trace_classify(pid_t pid, void *ctx);
+enum trace_preemptor trace_classify(pid_t pid, void *ctx);
 void trace_text_header(FILE *f);
 int trace_analyse(struct trace_source *src, struct trace_span *spans, size_t nruns, size_t n,
 		  bool have_proc, FILE *out, char *err, size_t len);

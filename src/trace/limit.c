@@ -6,35 +6,35 @@
  * throttling, the fair server), and on a kernel with both by whether the
  * CPU idled in it. Until the kind is known, what it took is held.
  */
-#include "schedwalk.h"
+#include "trace/internal/walk_state.h"
 
-const char *const rt_limit_names[RT_LIMITS] = {
-	[RT_LIMIT_THROTTLED] = "throttled",
-	[RT_LIMIT_FAIR_SERVER] = "fair_server",
-	[RT_LIMIT_EITHER] = "throttled_or_fair_server",
+const char *const trace_limit_names[TRACE_LIMITS] = {
+	[TRACE_LIMIT_THROTTLED] = "throttled",
+	[TRACE_LIMIT_FAIR_SERVER] = "fair_server",
+	[TRACE_LIMIT_EITHER] = "throttled_or_fair_server",
 };
 
 /* The per-CPU figures of @cpu, or a scratch copy when they are not asked for. */
-static uint64_t *cpu_figure(struct rt_sched_walk *w, int cpu, enum rt_limit kind, uint64_t *scratch)
+static uint64_t *cpu_figure(struct trace_sched_walk *w, int cpu, enum trace_limit kind, uint64_t *scratch)
 {
 	return w->out && (size_t)cpu < w->nout ? &w->out[cpu].limited_ns[kind] : scratch;
 }
 
-static void count_preemption(struct rt_sched_walk *w, struct cpu_limit *l)
+static void count_preemption(struct trace_sched_walk *w, struct cpu_limit *l)
 {
 	if (l->by >= 0)
-		w->tasks[l->by].preempted[RT_BY_THROTTLED + l->kind]++;
+		w->tasks[l->by].preempted[TRACE_BY_THROTTLED + l->kind]++;
 	l->by = -1;
 }
 
 /**
- * rt_limit_decide - the stretch on @cpu is of @kind: the preemption that
+ * trace_limit_decide - the stretch on @cpu is of @kind: the preemption that
  * began it, and the time held, go to that kind
  */
-void rt_limit_decide(struct rt_sched_walk *w, int cpu, enum rt_limit kind)
+void trace_limit_decide(struct trace_sched_walk *w, int cpu, enum trace_limit kind)
 {
 	struct cpu_limit *l = &w->cpus[cpu].limit;
-	struct rt_place_pending *row = w->pending[cpu];
+	struct trace_place_pending *row = w->pending[cpu];
 	uint64_t scratch = 0;
 	size_t i;
 
@@ -52,11 +52,11 @@ void rt_limit_decide(struct rt_sched_walk *w, int cpu, enum rt_limit kind)
 }
 
 /**
- * rt_limit_begin - @cpu left a runnable RT task for a lower one at @ts:
+ * trace_limit_begin - @cpu left a runnable RT task for a lower one at @ts:
  * the kernel's limit holds it (@by: the task index of the one left, -1
  * another; @count: its preemption counts, inside its window)
  */
-void rt_limit_begin(struct rt_sched_walk *w, int cpu, uint64_t ts, int by, bool count)
+void trace_limit_begin(struct trace_sched_walk *w, int cpu, uint64_t ts, int by, bool count)
 {
 	struct cpu_limit *l = &w->cpus[cpu].limit;
 
@@ -64,21 +64,21 @@ void rt_limit_begin(struct rt_sched_walk *w, int cpu, uint64_t ts, int by, bool 
 		return;
 	*l = (struct cpu_limit){ .on = true, .since = ts, .by = count ? by : -1 };
 	if (w->regime == RT_BW_THROTTLING)
-		rt_limit_decide(w, cpu, RT_LIMIT_THROTTLED);
+		trace_limit_decide(w, cpu, TRACE_LIMIT_THROTTLED);
 	else if (w->regime == RT_BW_FAIR_SERVER)
-		rt_limit_decide(w, cpu, RT_LIMIT_FAIR_SERVER);
+		trace_limit_decide(w, cpu, TRACE_LIMIT_FAIR_SERVER);
 }
 
 /**
- * rt_limit_end - the stretch on @cpu is over; undecided, it was one of the
+ * trace_limit_end - the stretch on @cpu is over; undecided, it was one of the
  * two limits, which the events cannot tell
  */
-void rt_limit_end(struct rt_sched_walk *w, int cpu)
+void trace_limit_end(struct trace_sched_walk *w, int cpu)
 {
 	struct cpu_limit *l = &w->cpus[cpu].limit;
 
 	if (!l->on)
 		return;
-	rt_limit_decide(w, cpu, RT_LIMIT_EITHER);
+	trace_limit_decide(w, cpu, TRACE_LIMIT_EITHER);
 	*l = (struct cpu_limit){ .by = -1 };
 }

@@ -26,40 +26,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedwalk.h"
+#include "trace/internal/walk_state.h"
 
 /**
- * rt_place_name - the name of @place: "here", or its distance's name
+ * trace_place_name - the name of @place: "here", or its distance's name
  */
-const char *rt_place_name(int place)
+const char *trace_place_name(int place)
 {
-	return place == RT_PLACE_HERE ? "here" : rt_distance_names[place];
+	return place == TRACE_PLACE_HERE ? "here" : rt_distance_names[place];
 }
 
 /**
- * rt_place_init - the walk's memory for placement: the waiters' order and
+ * trace_place_init - the walk's memory for placement: the waiters' order and
  * a pending row per CPU, allocated when a CPU is first claimed
  *
  * Returns 0 or -ENOMEM.
  */
-int rt_place_init(struct rt_sched_walk *w)
+int trace_place_init(struct trace_sched_walk *w)
 {
-	w->pending = calloc(RT_WALK_MAX_CPUS, sizeof(*w->pending));
+	w->pending = calloc(TRACE_WALK_MAX_CPUS, sizeof(*w->pending));
 	w->order = calloc(w->ntasks ? w->ntasks : 1, sizeof(*w->order));
 	w->listed = calloc(w->ntasks ? w->ntasks : 1, sizeof(*w->listed));
 	w->norder = 0;
 	if (!w->pending || !w->order || !w->listed) {
-		rt_place_free(w);
+		trace_place_free(w);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-void rt_place_free(struct rt_sched_walk *w)
+void trace_place_free(struct trace_sched_walk *w)
 {
 	int c;
 
-	for (c = 0; w->pending && c < RT_WALK_MAX_CPUS; c++)
+	for (c = 0; w->pending && c < TRACE_WALK_MAX_CPUS; c++)
 		free(w->pending[c]);
 	free(w->pending);
 	free(w->order);
@@ -70,13 +70,13 @@ void rt_place_free(struct rt_sched_walk *w)
 }
 
 /* The per-CPU figures of @cpu, or a scratch copy when they are not asked for. */
-static struct rt_sched_cpu *out_of(struct rt_sched_walk *w, int cpu, struct rt_sched_cpu *scratch)
+static struct trace_cpu *out_of(struct trace_sched_walk *w, int cpu, struct trace_cpu *scratch)
 {
 	return w->out && (size_t)cpu < w->nout ? &w->out[cpu] : scratch;
 }
 
 /* The part of [@from, @to] inside @t's window. */
-static uint64_t in_window(const struct rt_sched_task *t, uint64_t from, uint64_t to)
+static uint64_t in_window(const struct trace_task *t, uint64_t from, uint64_t to)
 {
 	uint64_t lo = from > t->win_start ? from : t->win_start;
 	uint64_t hi = to < t->win_end ? to : t->win_end;
@@ -89,19 +89,19 @@ static uint64_t in_window(const struct rt_sched_task *t, uint64_t from, uint64_t
  * the distance of a move between them; -1 where the topology or the CPU
  * waited on is not known.
  */
-static int where(const struct rt_sched_walk *w, const struct rt_sched_task *t)
+static int where(const struct trace_sched_walk *w, const struct trace_task *t)
 {
 	if (!w->topo || t->cpu < 0)
 		return -1;
 	if (t->claim == t->cpu)
-		return RT_PLACE_HERE;
+		return TRACE_PLACE_HERE;
 	return (int)rt_topology_distance(w->topo, t->cpu, t->claim);
 }
 
 /**
- * rt_place_advance - time passes up to @ts with the claims of the last event
+ * trace_place_advance - time passes up to @ts with the claims of the last event
  */
-void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
+void trace_place_advance(struct trace_sched_walk *w, uint64_t ts)
 {
 	size_t k;
 
@@ -111,8 +111,8 @@ void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
 			w->cpus[w->tasks[w->order[k]].claim].counted = 0;
 	for (k = 0; k < w->norder; k++) {
 		size_t i = w->order[k];
-		struct rt_sched_task *t = &w->tasks[i];
-		struct rt_sched_cpu scratch = { 0 }, *o;
+		struct trace_task *t = &w->tasks[i];
+		struct trace_cpu scratch = { 0 }, *o;
 		struct cpu_limit *l;
 		uint64_t d, cd;
 
@@ -134,7 +134,7 @@ void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
 			w->pending[t->claim][i].limited += d;
 			l->pending += cd;
 		} else {
-			struct rt_place_pending *pe = &w->pending[t->claim][i];
+			struct trace_place_pending *pe = &w->pending[t->claim][i];
 
 			/* the time pending keeps the place it began with, to be taken back from */
 			if (!pe->neither && !pe->by_task && !pe->by_cpu)
@@ -150,9 +150,9 @@ void rt_place_advance(struct rt_sched_walk *w, uint64_t ts)
 }
 
 /* The CPU ran what the events said: its side of the pending time stands. */
-void rt_place_confirm(struct rt_sched_walk *w, int cpu)
+void trace_place_confirm(struct trace_sched_walk *w, int cpu)
 {
-	struct rt_place_pending *row = w->pending[cpu];
+	struct trace_place_pending *row = w->pending[cpu];
 	size_t i;
 
 	for (i = 0; row && i < w->ntasks; i++) {
@@ -163,12 +163,12 @@ void rt_place_confirm(struct rt_sched_walk *w, int cpu)
 }
 
 /* The task's wait ended in a recorded switch to it: its side stands. */
-void rt_place_task_confirm(struct rt_sched_walk *w, size_t i)
+void trace_place_task_confirm(struct trace_sched_walk *w, size_t i)
 {
 	int c;
 
 	for (c = 0; c <= w->max_cpu; c++) {
-		struct rt_place_pending *p = w->pending[c] ? &w->pending[c][i] : NULL;
+		struct trace_place_pending *p = w->pending[c] ? &w->pending[c][i] : NULL;
 
 		if (!p)
 			continue;
@@ -178,10 +178,10 @@ void rt_place_task_confirm(struct rt_sched_walk *w, size_t i)
 	}
 }
 
-static void take_back(struct rt_sched_walk *w, int cpu, size_t i, uint64_t d, int place)
+static void take_back(struct trace_sched_walk *w, int cpu, size_t i, uint64_t d, int place)
 {
-	struct rt_sched_task *t = &w->tasks[i];
-	struct rt_sched_cpu scratch = { 0 }, *o = out_of(w, cpu, &scratch);
+	struct trace_task *t = &w->tasks[i];
+	struct trace_cpu scratch = { 0 }, *o = out_of(w, cpu, &scratch);
 	uint64_t *by = place >= 0 ? &t->place.by_distance_ns[place] : NULL;
 
 	t->place.wait_ns -= d;
@@ -194,9 +194,9 @@ static void take_back(struct rt_sched_walk *w, int cpu, size_t i, uint64_t d, in
 }
 
 /* What ran on @cpu since its last confirmation is not what the events said. */
-void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu)
+void trace_place_take_back_cpu(struct trace_sched_walk *w, int cpu)
 {
-	struct rt_place_pending *row = w->pending[cpu];
+	struct trace_place_pending *row = w->pending[cpu];
 	size_t i;
 
 	for (i = 0; row && i < w->ntasks; i++) {
@@ -207,12 +207,12 @@ void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu)
 }
 
 /* Task @i ran when the events said it waited: none of its unconfirmed wait stands. */
-void rt_place_take_back_task(struct rt_sched_walk *w, size_t i)
+void trace_place_take_back_task(struct trace_sched_walk *w, size_t i)
 {
 	int c;
 
 	for (c = 0; c <= w->max_cpu; c++) {
-		struct rt_place_pending *p = w->pending[c] ? &w->pending[c][i] : NULL;
+		struct trace_place_pending *p = w->pending[c] ? &w->pending[c][i] : NULL;
 
 		if (!p)
 			continue;
@@ -223,21 +223,21 @@ void rt_place_take_back_task(struct rt_sched_walk *w, size_t i)
 }
 
 /* Runnable, not running, and real-time: the RT scheduler's promise is of RT tasks only. */
-static bool waiting(const struct rt_sched_task *t)
+static bool waiting(const struct trace_task *t)
 {
-	return (t->state == T_WAKING || t->state == T_PREEMPTED) && RT_PRIO_IS_RT(t->prio_now);
+	return (t->state == T_WAKING || t->state == T_PREEMPTED) && TRACE_PRIO_IS_RT(t->prio_now);
 }
 
 static int running_prio(const struct cpu_now *c)
 {
-	return c->pid == 0 ? RT_PRIO_IDLE : c->prio;
+	return c->pid == 0 ? TRACE_PRIO_IDLE : c->prio;
 }
 
 /*
  * Waiter @t's CPU: unclaimed, in its affinity (where it waits, if that is
  * not known), running a lower priority; the lowest.
  */
-static int choose(struct rt_sched_walk *w, const struct rt_sched_task *t)
+static int choose(struct trace_sched_walk *w, const struct trace_task *t)
 {
 	int c, best = -1, best_prio = 0;
 	bool best_limited = true;
@@ -271,18 +271,18 @@ static int choose(struct rt_sched_walk *w, const struct rt_sched_task *t)
  * stays there: the RT wake-up placement (select_task_rq_rt) moves it only
  * from a CPU running an RT task, and a held CPU runs a fair task or none.
  */
-static bool held(const struct rt_sched_walk *w, const struct rt_sched_task *t)
+static bool held(const struct trace_sched_walk *w, const struct trace_task *t)
 {
 	return t->cpu >= 0 && t->cpu <= w->max_cpu && w->cpus[t->cpu].limit.on;
 }
 
-static bool before(const struct rt_sched_task *a, const struct rt_sched_task *b)
+static bool before(const struct trace_task *a, const struct trace_task *b)
 {
 	return a->prio_now < b->prio_now || (a->prio_now == b->prio_now && a->since < b->since);
 }
 
 /* A span of the measure ends at @ts: its length goes into the histogram. */
-static void end_span(struct rt_sched_walk *w, struct rt_sched_task *t, uint64_t ts)
+static void end_span(struct trace_sched_walk *w, struct trace_task *t, uint64_t ts)
 {
 	if (t->misplaced && t->span_ns) {
 		t->place.intervals++;
@@ -295,10 +295,10 @@ static void end_span(struct rt_sched_walk *w, struct rt_sched_task *t, uint64_t 
 }
 
 /**
- * rt_place_touch - @t (or NULL) changed with an event: if it waits now, it
+ * trace_place_touch - @t (or NULL) changed with an event: if it waits now, it
  * joins the waiters (a task starts to wait only with an event of its own)
  */
-void rt_place_touch(struct rt_sched_walk *w, const struct rt_sched_task *t)
+void trace_place_touch(struct trace_sched_walk *w, const struct trace_task *t)
 {
 	size_t i;
 
@@ -312,12 +312,12 @@ void rt_place_touch(struct rt_sched_walk *w, const struct rt_sched_task *t)
 }
 
 /**
- * rt_place_claim - the claims after an event at @ts: each waiter, highest
+ * trace_place_claim - the claims after an event at @ts: each waiter, highest
  * priority first, takes the CPU it waits for
  *
  * Returns 0 or -ENOMEM (a CPU's pending row).
  */
-int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
+int trace_place_claim(struct trace_sched_walk *w, uint64_t ts)
 {
 	size_t n = 0, i, k;
 	int c;
@@ -329,7 +329,7 @@ int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
 	 * the run's threads (hundreds at 64 CPUs).
 	 */
 	for (k = 0; k < w->norder; k++) {
-		struct rt_sched_task *t = &w->tasks[w->order[k]];
+		struct trace_task *t = &w->tasks[w->order[k]];
 
 		if (t->claim >= 0)
 			w->cpus[t->claim].claimed = false;
@@ -352,7 +352,7 @@ int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
 		w->order[k] = moving;
 	}
 	for (k = 0; k < n; k++) {
-		struct rt_sched_task *t = &w->tasks[w->order[k]];
+		struct trace_task *t = &w->tasks[w->order[k]];
 
 		c = held(w, t) ? t->cpu : choose(w, t);
 		if (c < 0)
@@ -366,7 +366,7 @@ int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
 		w->cpus[c].claimed |= c != t->cpu || !held(w, t);
 	}
 	for (k = 0; k < n; k++) {
-		struct rt_sched_task *t = &w->tasks[w->order[k]];
+		struct trace_task *t = &w->tasks[w->order[k]];
 		bool now = t->claim >= 0 && !w->cpus[t->claim].limit.on;
 
 		if (t->misplaced && !now)
@@ -379,7 +379,7 @@ int rt_place_claim(struct rt_sched_walk *w, uint64_t ts)
 }
 
 /* The end of the events: the spans still open end there. */
-void rt_place_end(struct rt_sched_walk *w)
+void trace_place_end(struct trace_sched_walk *w)
 {
 	size_t i;
 

@@ -10,11 +10,11 @@
 #include <unistd.h>
 #include <sys/random.h>
 
-#include "rt_clock.h"
-#include "rt_recorder.h"
-#include "rt_tracer.h"
-#include "record.h"
-#include "source.h"
+#include "lib/clock.h"
+#include "trace/internal/recorder.h"
+#include "trace/internal/instance.h"
+#include "trace/record.h"
+#include "trace/source.h"
 
 /* Writing the trace.dat: a copy of what the recorder streamed, some MB/s at worst */
 #define RECORDER_TIMEOUT_NS (300LL * RT_NSEC_PER_SEC)
@@ -31,9 +31,9 @@ struct recording_ops {
 
 struct trace_recording {
 	const struct recording_ops *ops;
-	struct rt_tracer *tracer;
+	struct trace_instance *tracer;
 	char *dir;			/* the instance's folder */
-	struct rt_recorder *recorder;	/* trace-cmd record, streaming the instance */
+	struct trace_recorder *recorder;	/* trace-cmd record, streaming the instance */
 	char *path;			/* the trace.dat it writes */
 	uint64_t lost_before;		/* the instance's lost events before this run */
 };
@@ -52,13 +52,13 @@ static int live_run_done(struct trace_recording *r, struct trace_span *span, siz
 	uint64_t lost_now;
 	int ret;
 
-	ret = trace_source_live(&src, rt_tracer_name(r->tracer), err, len);
+	ret = trace_source_live(&src, trace_instance_name(r->tracer), err, len);
 	if (!ret)
 		ret = trace_analyse(src, span, 1, n, true, NULL, err, len);
 	trace_source_close(src);
 	if (ret)
 		return ret == -ENOMEM ? ret : -EIO;
-	lost_now = rt_tracer_lost(r->tracer);
+	lost_now = trace_instance_lost(r->tracer);
 	span->out->lost = lost_now - r->lost_before;
 	r->lost_before = lost_now;
 	span->out->analysis_ns = rt_now_ns(CLOCK_MONOTONIC) - t0;
@@ -75,18 +75,18 @@ static int file_finish(struct trace_recording *r, struct trace_span *spans, size
 	size_t i;
 	int ret;
 
-	ret = rt_recorder_stop(r->recorder, RECORDER_TIMEOUT_NS, give_up, err, len);
+	ret = trace_recorder_stop(r->recorder, RECORDER_TIMEOUT_NS, give_up, err, len);
 	if (ret)
 		return ret;
 	t0 = rt_now_ns(CLOCK_MONOTONIC);
-	ret = trace_source_file(&src, r->path, rt_tracer_name(r->tracer), err, len);
+	ret = trace_source_file(&src, r->path, trace_instance_name(r->tracer), err, len);
 	if (!ret)
 		ret = trace_analyse(src, spans, nruns, n, true, NULL, err, len);
 	trace_source_close(src);
 	if (ret)
 		return ret;
 	/* what the kernel says it dropped, if the file's pages said less */
-	kernel_lost = rt_tracer_lost(r->tracer);
+	kernel_lost = trace_instance_lost(r->tracer);
 	for (i = 0; i < nruns; i++)
 		counted += spans[i].out->lost;
 	if (kernel_lost > counted)
@@ -132,13 +132,13 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
 			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
 		snprintf(name, sizeof(name), "%s%d-%08x", prefix, (int)getpid(), salt);
-		ret = rt_tracer_open(&r->tracer, name, buffer_kb, cpus, why, sizeof(why));
+		ret = trace_instance_open(&r->tracer, name, buffer_kb, cpus, why, sizeof(why));
 	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
 	if (!ret) {
-		r->dir = rt_tracer_dir(r->tracer);
+		r->dir = trace_instance_dir(r->tracer);
 		if (!r->dir)
 			snprintf(why, sizeof(why), "out of memory");
-		ret = r->dir ? rt_tracer_filter(r->tracer, NULL, 0) : -ENOMEM;
+		ret = r->dir ? trace_instance_filter(r->tracer, NULL, 0) : -ENOMEM;
 		if (ret && r->dir)
 			snprintf(why, sizeof(why), "setting the instance's filters: %s",
 				 strerror(-ret));
@@ -160,15 +160,15 @@ const char *trace_recording_dir(const struct trace_recording *r)
 	return r->dir;
 }
 
-/* The instance's name, for its trace_marker (rt_tracemark_open()). */
+/* The instance's name, for its trace_marker (trace_marker_open()). */
 const char *trace_recording_instance(const struct trace_recording *r)
 {
-	return rt_tracer_name(r->tracer);
+	return trace_instance_name(r->tracer);
 }
 
 static bool recording(void *ctx)
 {
-	return rt_tracer_is_on(ctx);
+	return trace_instance_is_on(ctx);
 }
 
 /**
@@ -189,13 +189,13 @@ int trace_recording_stream(struct trace_recording *r, int dir_fd, const char *na
 		snprintf(err, len, "out of memory");
 		return -EIO;
 	}
-	ret = rt_recorder_start(&r->recorder, rt_tracer_name(r->tracer), dir_fd, name, recorded,
-				recording, r->tracer, err, len);
+	ret = trace_recorder_start(&r->recorder, trace_instance_name(r->tracer), dir_fd, name, recorded,
+				   recording, r->tracer, err, len);
 	if (ret)
 		return ret == -ENOENT ? ret : -EIO;
 	r->ops = &file_ops;
 	/* on between runs only when a run starts */
-	if (rt_tracer_stop(r->tracer)) {
+	if (trace_instance_stop(r->tracer)) {
 		snprintf(err, len, "switching the instance off: %s", strerror(EIO));
 		return -EIO;
 	}
@@ -205,13 +205,13 @@ int trace_recording_stream(struct trace_recording *r, int dir_fd, const char *na
 /* A run starts: record the scheduler's events of its threads @tids. */
 int trace_recording_begin(struct trace_recording *r, const pid_t *tids, size_t n)
 {
-	return rt_tracer_begin(r->tracer, tids, n);
+	return trace_instance_begin(r->tracer, tids, n);
 }
 
 /* A run's threads are done: record nothing until the next run. */
 void trace_recording_pause(struct trace_recording *r)
 {
-	rt_tracer_stop(r->tracer);
+	trace_instance_stop(r->tracer);
 }
 
 /**
@@ -224,10 +224,10 @@ void trace_recording_mark(struct trace_recording *r, int run, const struct trace
 			  const struct rt_topology *topo)
 {
 	if (r)
-		rt_tracer_start(r->tracer);
+		trace_instance_start(r->tracer);
 	trace_window_mark_all(run, w, n, regime, limit_ns, topo);
 	if (r)
-		rt_tracer_stop(r->tracer);
+		trace_instance_stop(r->tracer);
 }
 
 /**
@@ -253,7 +253,7 @@ int trace_recording_run_done(struct trace_recording *r, struct trace_span *span,
 int trace_recording_finish(struct trace_recording *r, struct trace_span *spans, size_t nruns,
 			   size_t n, bool (*give_up)(void), char *err, size_t len)
 {
-	rt_tracer_stop(r->tracer);
+	trace_instance_stop(r->tracer);
 	return r->ops->finish ? r->ops->finish(r, spans, nruns, n, give_up, err, len) : 0;
 }
 
@@ -262,8 +262,8 @@ void trace_recording_close(struct trace_recording *r)
 {
 	if (!r)
 		return;
-	rt_recorder_free(r->recorder);
-	rt_tracer_close(r->tracer);
+	trace_recorder_free(r->recorder);
+	trace_instance_close(r->tracer);
 	free(r->dir);
 	free(r->path);
 	free(r);
@@ -272,5 +272,5 @@ void trace_recording_close(struct trace_recording *r)
 /* Remove the instances named @prefix that nobody holds (runs killed by SIGKILL left them). */
 int trace_recording_sweep(const char *prefix)
 {
-	return rt_tracer_sweep(prefix);
+	return trace_instance_sweep(prefix);
 }

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "analysis.h"
+#include "trace/analysis.h"
 
 struct bitmask;
 struct trace_recording;

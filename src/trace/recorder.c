@@ -25,22 +25,22 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "rt_clock.h"
-#include "rt_recorder.h"
-#include "rt_work.h"
+#include "lib/clock.h"
+#include "trace/internal/recorder.h"
+#include "lib/work.h"
 
 #define READY_TIMEOUT_NS (10LL * 1000000000)
 #define POLL_NS (5 * 1000000)
 #define MAX_ARGS 64
 
-struct rt_recorder {
+struct trace_recorder {
 	pid_t pid;
 	pid_t pgid;	/* its process group, kept after it is reaped */
 	int err_fd;	/* its standard error, a memfd */
 };
 
 /* What the recorder said on standard error, on one line: "a; b" */
-static void said(const struct rt_recorder *r, char *buf, size_t len)
+static void said(const struct trace_recorder *r, char *buf, size_t len)
 {
 	ssize_t n = pread(r->err_fd, buf, len - 1, 0);
 	size_t i, o = 0;
@@ -62,7 +62,7 @@ static void said(const struct rt_recorder *r, char *buf, size_t len)
 }
 
 /* The status of a recorder that ended, in words, with what it said. */
-static void ended(const struct rt_recorder *r, int status, char *err, size_t len)
+static void ended(const struct trace_recorder *r, int status, char *err, size_t len)
 {
 	char text[512];
 
@@ -80,14 +80,14 @@ static void ended(const struct rt_recorder *r, int status, char *err, size_t len
  * per-CPU children, in its process group, would live on under init holding
  * the instance. Just reaped, the group's id is not yet anyone else's.
  */
-static void orphans(const struct rt_recorder *r)
+static void orphans(const struct trace_recorder *r)
 {
 	if (r->pgid > 0)
 		kill(-r->pgid, SIGKILL);
 }
 
 /* In the child: become the recorder, or write errno to @fd and leave. */
-static void child(const struct rt_recorder *r, pid_t parent, int dir_fd, char *const *argv,
+static void child(const struct trace_recorder *r, pid_t parent, int dir_fd, char *const *argv,
 		  int fd)
 {
 	struct sched_param sp = { 0 };
@@ -120,7 +120,7 @@ static void child(const struct rt_recorder *r, pid_t parent, int dir_fd, char *c
  * Start it, and learn whether exec found it: the pipe closes on exec, or
  * brings exec's errno.
  */
-static int spawn(struct rt_recorder *r, int dir_fd, char *const *argv, char *err, size_t len)
+static int spawn(struct trace_recorder *r, int dir_fd, char *const *argv, char *err, size_t len)
 {
 	pid_t parent = getpid();
 	int fds[2], e = 0;
@@ -161,7 +161,7 @@ static int spawn(struct rt_recorder *r, int dir_fd, char *const *argv, char *err
 }
 
 /**
- * rt_recorder_start - start trace-cmd record on the existing instance @instance
+ * trace_recorder_start - start trace-cmd record on the existing instance @instance
  * @dir_fd: the folder the recorder runs in (fchdir), or AT_FDCWD: a private
  *	    folder's descriptor keeps its files there whatever is renamed around it
  * @file: the trace.dat to write, relative to @dir_fd (trace-cmd writes
@@ -176,12 +176,12 @@ static int spawn(struct rt_recorder *r, int dir_fd, char *const *argv, char *err
  * Returns 0, or a negative errno with @err saying what failed: -ENOENT
  * trace-cmd is not installed; -ETIMEDOUT it never got ready; -EIO it ended.
  */
-int rt_recorder_start(struct rt_recorder **rp, const char *instance, int dir_fd, const char *file,
-		      const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
-		      size_t len)
+int trace_recorder_start(struct trace_recorder **rp, const char *instance, int dir_fd, const char *file,
+			 const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
+			 size_t len)
 {
 	const char *argv[MAX_ARGS], *prog = getenv("RTSCHED_TRACE_CMD");
-	struct rt_recorder *r = calloc(1, sizeof(*r));
+	struct trace_recorder *r = calloc(1, sizeof(*r));
 	int64_t deadline = rt_now_ns(CLOCK_MONOTONIC) + READY_TIMEOUT_NS;
 	int n = 0, status, ret;
 	size_t i;
@@ -232,7 +232,7 @@ int rt_recorder_start(struct rt_recorder **rp, const char *instance, int dir_fd,
 		}
 	}
 	if (ret) {
-		rt_recorder_free(r);
+		trace_recorder_free(r);
 		return ret;
 	}
 	*rp = r;
@@ -240,15 +240,15 @@ int rt_recorder_start(struct rt_recorder **rp, const char *instance, int dir_fd,
 }
 
 /**
- * rt_recorder_stop - tell the recorder to finish (SIGINT) and wait for its file
+ * trace_recorder_stop - tell the recorder to finish (SIGINT) and wait for its file
  * @timeout_ns: how long writing the file may take before it is killed
  * @give_up: polled while waiting; true kills it at once (NULL: never)
  *
  * Returns 0 when it wrote its file and exited 0, or a negative errno with
  * @err saying what went wrong: -ETIMEDOUT, -EINTR (gave up), -EIO.
  */
-int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
-		     char *err, size_t len)
+int trace_recorder_stop(struct trace_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
+			char *err, size_t len)
 {
 	int64_t deadline = rt_now_ns(CLOCK_MONOTONIC) + timeout_ns;
 	int status;
@@ -261,12 +261,12 @@ int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(
 	kill(r->pid, SIGINT);
 	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0) {
 		if (give_up && give_up()) {
-			rt_recorder_kill(r);
+			trace_recorder_kill(r);
 			snprintf(err, len, "stopped before trace-cmd record wrote its file");
 			return -EINTR;
 		}
 		if (rt_now_ns(CLOCK_MONOTONIC) > deadline) {
-			rt_recorder_kill(r);
+			trace_recorder_kill(r);
 			snprintf(err, len, "trace-cmd record did not finish its file in %lld s",
 				 (long long)(timeout_ns / 1000000000));
 			return -ETIMEDOUT;
@@ -287,16 +287,16 @@ int rt_recorder_stop(struct rt_recorder *r, int64_t timeout_ns, bool (*give_up)(
 }
 
 /* Its pid, 0 when it is not running. */
-pid_t rt_recorder_pid(const struct rt_recorder *r)
+pid_t trace_recorder_pid(const struct trace_recorder *r)
 {
 	return r ? r->pid : 0;
 }
 
 /**
- * rt_recorder_kill - end it at once, without its file (SIGKILL to its group),
+ * trace_recorder_kill - end it at once, without its file (SIGKILL to its group),
  * and reap it; async-signal-safe but for the reaping
  */
-void rt_recorder_kill(struct rt_recorder *r)
+void trace_recorder_kill(struct trace_recorder *r)
 {
 	if (!r || r->pid <= 0)
 		return;
@@ -307,11 +307,11 @@ void rt_recorder_kill(struct rt_recorder *r)
 }
 
 /* Kill it if it still runs, and free it (NULL: nothing). */
-void rt_recorder_free(struct rt_recorder *r)
+void trace_recorder_free(struct trace_recorder *r)
 {
 	if (!r)
 		return;
-	rt_recorder_kill(r);
+	trace_recorder_kill(r);
 	close(r->err_fd);
 	free(r);
 }

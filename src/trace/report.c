@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "rt_hist.h"
+#include "trace/analysis.h"
+#include "lib/hist.h"
 
 static double us(uint64_t ns)
 {
@@ -32,7 +32,7 @@ static void print_missing_switches(const struct trace_run **runs, size_t nruns)
 		uint64_t ins = 0, outs = 0, samples = 0, wakeups = 0;
 
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r]->tasks[i];
+			const struct trace_task *t = &runs[r]->tasks[i];
 
 			ins += t->switches_in, outs += t->switches_out;
 			samples += t->wakeup_latency.count, wakeups += t->wakeups;
@@ -59,18 +59,18 @@ static double ms(uint64_t ns)
 /* A CPU any run's threads could use, or that counted something. */
 static bool cpu_of_run(const struct trace_run *run, size_t c)
 {
-	const struct rt_sched_cpu *o = &run->cpus[c];
+	const struct trace_cpu *o = &run->cpus[c];
 	size_t i;
 	int k;
 
 	if (o->lower_ns || o->unseen_ns)
 		return true;
-	for (k = 0; k < RT_LIMITS; k++) {
+	for (k = 0; k < TRACE_LIMITS; k++) {
 		if (o->limited_ns[k])
 			return true;
 	}
 	for (i = 0; i < run->n; i++) {
-		const struct rt_sched_task *t = &run->tasks[i];
+		const struct trace_task *t = &run->tasks[i];
 
 		if (t->affinity_known && c < CPU_SETSIZE && CPU_ISSET(c, &t->affinity))
 			return true;
@@ -93,15 +93,15 @@ static void print_placement(const struct trace_run **runs, size_t nruns)
 	printf("\nPlacement   waited  spans   span: median       p99       max   throttled  fair-srv"
 	       "  thr|fair     unseen   (runnable while a CPU it may use ran a lower priority)\n");
 	for (i = 0; i < n; i++) {
-		uint64_t wait = 0, spans = 0, lim[RT_LIMITS] = { 0 }, unseen = 0;
+		uint64_t wait = 0, spans = 0, lim[TRACE_LIMITS] = { 0 }, unseen = 0;
 		struct rt_hist h;
 
 		rt_hist_init(&h);
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_place *p = &runs[r]->tasks[i].place;
+			const struct trace_placement *p = &runs[r]->tasks[i].place;
 
 			wait += p->wait_ns, spans += p->intervals, unseen += p->unseen_ns;
-			for (k = 0; k < RT_LIMITS; k++)
+			for (k = 0; k < TRACE_LIMITS; k++)
 				lim[k] += p->limited_ns[k];
 			rt_hist_merge(&h, &p->wait);
 			unknown |= !runs[r]->tasks[i].affinity_known;
@@ -109,8 +109,8 @@ static void print_placement(const struct trace_run **runs, size_t nruns)
 		printf("%10zu: %6.1f ms %6llu %13.1f us %7.1f us %7.1f us %8.1f ms %6.1f ms %6.1f ms "
 		       "%7.1f ms\n",
 		       i, ms(wait), (unsigned long long)spans, us(rt_hist_pct(&h, 50)),
-		       us(rt_hist_pct(&h, 99)), us(h.count ? h.max : 0), ms(lim[RT_LIMIT_THROTTLED]),
-		       ms(lim[RT_LIMIT_FAIR_SERVER]), ms(lim[RT_LIMIT_EITHER]), ms(unseen));
+		       us(rt_hist_pct(&h, 99)), us(h.count ? h.max : 0), ms(lim[TRACE_LIMIT_THROTTLED]),
+		       ms(lim[TRACE_LIMIT_FAIR_SERVER]), ms(lim[TRACE_LIMIT_EITHER]), ms(unseen));
 	}
 	if (unknown)
 		printf("(a thread's affinity is not in the trace: only the CPU it waited on counts "
@@ -120,7 +120,7 @@ static void print_placement(const struct trace_run **runs, size_t nruns)
 	printf("\nCPU     ran lower   throttled  fair-srv  thr|fair     unseen   (while a thread that "
 	       "may use it waited)\n");
 	for (c = 0; c < ncpus; c++) {
-		uint64_t lower = 0, lim[RT_LIMITS] = { 0 }, unseen = 0;
+		uint64_t lower = 0, lim[TRACE_LIMITS] = { 0 }, unseen = 0;
 		bool used = false;
 
 		for (r = 0; r < nruns; r++) {
@@ -129,13 +129,13 @@ static void print_placement(const struct trace_run **runs, size_t nruns)
 			used |= cpu_of_run(runs[r], c);
 			lower += runs[r]->cpus[c].lower_ns;
 			unseen += runs[r]->cpus[c].unseen_ns;
-			for (k = 0; k < RT_LIMITS; k++)
+			for (k = 0; k < TRACE_LIMITS; k++)
 				lim[k] += runs[r]->cpus[c].limited_ns[k];
 		}
 		if (used)
 			printf("%3zu: %9.1f ms %8.1f ms %6.1f ms %6.1f ms %7.1f ms\n", c, ms(lower),
-			       ms(lim[RT_LIMIT_THROTTLED]), ms(lim[RT_LIMIT_FAIR_SERVER]),
-			       ms(lim[RT_LIMIT_EITHER]), ms(unseen));
+			       ms(lim[TRACE_LIMIT_THROTTLED]), ms(lim[TRACE_LIMIT_FAIR_SERVER]),
+			       ms(lim[TRACE_LIMIT_EITHER]), ms(unseen));
 	}
 }
 
@@ -171,15 +171,15 @@ static void print_preempted(const struct trace_run **runs, size_t nruns)
 	printf("\nPreempted   total  by-bench kthread  throttled fair-srv thr|fair  other   "
 	       "wake-up latency: median      p99      max  of wake-ups   runnable  PI boosts\n");
 	for (i = 0; i < n; i++) {
-		uint64_t by[RT_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
+		uint64_t by[TRACE_PREEMPTORS] = { 0 }, total = 0, runnable = 0, boosts = 0;
 		uint64_t wakeups = 0;
 		struct rt_hist lat;
 
 		rt_hist_init(&lat);
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r]->tasks[i];
+			const struct trace_task *t = &runs[r]->tasks[i];
 
-			for (k = 0; k < RT_PREEMPTORS; k++) {
+			for (k = 0; k < TRACE_PREEMPTORS; k++) {
 				by[k] += t->preempted[k];
 				total += t->preempted[k];
 			}
@@ -190,10 +190,10 @@ static void print_preempted(const struct trace_run **runs, size_t nruns)
 		}
 		printf("%10zu: %6llu %9llu %7llu %10llu %8llu %8llu %6llu %24.1f us %7.1f us %7.1f us "
 		       "%5llu/%-6llu %7.1f ms %10llu\n",
-		       i, (unsigned long long)total, (unsigned long long)by[RT_BY_BENCH],
-		       (unsigned long long)by[RT_BY_KTHREAD], (unsigned long long)by[RT_BY_THROTTLED],
-		       (unsigned long long)by[RT_BY_FAIR_SERVER], (unsigned long long)by[RT_BY_LIMITED],
-		       (unsigned long long)by[RT_BY_OTHER], us(rt_hist_pct(&lat, 50)),
+		       i, (unsigned long long)total, (unsigned long long)by[TRACE_BY_BENCH],
+		       (unsigned long long)by[TRACE_BY_KTHREAD], (unsigned long long)by[TRACE_BY_THROTTLED],
+		       (unsigned long long)by[TRACE_BY_FAIR_SERVER], (unsigned long long)by[TRACE_BY_LIMITED],
+		       (unsigned long long)by[TRACE_BY_OTHER], us(rt_hist_pct(&lat, 50)),
 		       us(rt_hist_pct(&lat, 99)), us(lat.count ? lat.max : 0),
 		       (unsigned long long)lat.count, (unsigned long long)wakeups,
 		       (double)runnable / 1e6, (unsigned long long)boosts);
@@ -229,7 +229,7 @@ static void print_boosted(const struct trace_run **runs, size_t nruns)
 
 /*
  * A table of one per-distance array of each thread (@field, the offset of a
- * uint64_t array in struct rt_sched_task), summed over the runs, one column
+ * uint64_t array in struct trace_task), summed over the runs, one column
  * per place of @order: only where every run knows the topology.
  */
 struct by_distance {
@@ -241,7 +241,7 @@ struct by_distance {
 	const char *note;	/* after the column names */
 };
 
-static uint64_t task_place(const struct rt_sched_task *t, size_t field, int k)
+static uint64_t task_place(const struct trace_task *t, size_t field, int k)
 {
 	return ((const uint64_t *)((const char *)t + field))[k];
 }
@@ -259,7 +259,7 @@ static void print_by_distance(const struct trace_run **runs, size_t nruns,
 	}
 	printf("\n%s", t->title);
 	for (k = 0; k < t->places; k++)
-		printf("%*s", width, rt_place_name(t->order[k]));
+		printf("%*s", width, trace_place_name(t->order[k]));
 	printf("%s\n", t->note);
 	for (i = 0; i < n; i++) {
 		printf("%10zu:%*s", i, title - 11, "");
@@ -286,7 +286,7 @@ static void print_distances(const struct trace_run **runs, size_t nruns)
 				     RT_DIST_REMOTE };
 	static const struct by_distance table = {
 		.title = "Migrations by distance", .order = order, .places = RT_DISTANCES,
-		.field = offsetof(struct rt_sched_task, mig_distance), .note = "",
+		.field = offsetof(struct trace_task, mig_distance), .note = "",
 	};
 
 	print_by_distance(runs, nruns, &table);
@@ -300,11 +300,11 @@ static void print_distances(const struct trace_run **runs, size_t nruns)
  */
 static void print_place_distances(const struct trace_run **runs, size_t nruns)
 {
-	static const int order[] = { RT_PLACE_HERE, RT_DIST_SIBLING, RT_DIST_CACHE,
+	static const int order[] = { TRACE_PLACE_HERE, RT_DIST_SIBLING, RT_DIST_CACHE,
 				     RT_DIST_NODE, RT_DIST_REMOTE };
 	static const struct by_distance table = {
-		.title = "Placement by distance", .order = order, .places = RT_PLACES,
-		.field = offsetof(struct rt_sched_task, place.by_distance_ns), .ms = true,
+		.title = "Placement by distance", .order = order, .places = TRACE_PLACES,
+		.field = offsetof(struct trace_task, place.by_distance_ns), .ms = true,
 		.note = "   (the waits above, by where the lower CPU was from the one waited on)",
 	};
 
@@ -318,7 +318,7 @@ static void print_place_distances(const struct trace_run **runs, size_t nruns)
  */
 void trace_print(const struct trace_run **runs, size_t nruns)
 {
-	uint64_t events = 0, lost = 0, count[RT_SEV_TYPES] = { 0 };
+	uint64_t events = 0, lost = 0, count[TRACE_EV_TYPES] = { 0 };
 	size_t n = runs[0]->n, i, r;
 	int64_t took = 0;
 	int k;
@@ -327,12 +327,12 @@ void trace_print(const struct trace_run **runs, size_t nruns)
 		took += runs[r]->analysis_ns;
 		events += runs[r]->events;
 		lost += runs[r]->lost;
-		for (k = 0; k < RT_SEV_TYPES; k++)
+		for (k = 0; k < TRACE_EV_TYPES; k++)
 			count[k] += runs[r]->count[k];
 	}
 	printf("\ntrace: %llu events", (unsigned long long)events);
-	for (k = 0; k < RT_SEV_TYPES; k++)
-		printf("%s%s %llu", k ? ", " : " (", rt_sev_names[k], (unsigned long long)count[k]);
+	for (k = 0; k < TRACE_EV_TYPES; k++)
+		printf("%s%s %llu", k ? ", " : " (", trace_event_names[k], (unsigned long long)count[k]);
 	printf(")%s, read and analysed in %.1f ms\n", nruns > 1 ? ", all runs together" : "",
 	       (double)took / 1e6);
 	if (lost)
@@ -346,7 +346,7 @@ void trace_print(const struct trace_run **runs, size_t nruns)
 		char pcol[24];
 
 		for (r = 0; r < nruns; r++) {
-			const struct rt_sched_task *t = &runs[r]->tasks[i];
+			const struct trace_task *t = &runs[r]->tasks[i];
 
 			tr += t->migrations, wk += t->mig_wakeup, lo += t->mig_lower_rt;
 			eq += t->mig_equal_rt, rn += t->mig_runnable, ot += t->mig_other;
@@ -374,8 +374,8 @@ static void json_limits(struct rt_json *j, const uint64_t *limited)
 	char key[64];
 	int k;
 
-	for (k = 0; k < RT_LIMITS; k++) {
-		snprintf(key, sizeof(key), "%s_ns", rt_limit_names[k]);
+	for (k = 0; k < TRACE_LIMITS; k++) {
+		snprintf(key, sizeof(key), "%s_ns", trace_limit_names[k]);
 		rt_json_uint(j, key, limited[k]);
 	}
 }
@@ -383,12 +383,12 @@ static void json_limits(struct rt_json *j, const uint64_t *limited)
 /* One thread's object of "threads". */
 static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i)
 {
-	static const char *const by_name[RT_PREEMPTORS] = {
-		[RT_BY_BENCH] = "benchmark", [RT_BY_KTHREAD] = "kernel_thread",
-		[RT_BY_THROTTLED] = "throttled", [RT_BY_FAIR_SERVER] = "fair_server",
-		[RT_BY_LIMITED] = "throttled_or_fair_server", [RT_BY_OTHER] = "other",
+	static const char *const by_name[TRACE_PREEMPTORS] = {
+		[TRACE_BY_BENCH] = "benchmark", [TRACE_BY_KTHREAD] = "kernel_thread",
+		[TRACE_BY_THROTTLED] = "throttled", [TRACE_BY_FAIR_SERVER] = "fair_server",
+		[TRACE_BY_LIMITED] = "throttled_or_fair_server", [TRACE_BY_OTHER] = "other",
 	};
-	const struct rt_sched_task *t = &run->tasks[i];
+	const struct trace_task *t = &run->tasks[i];
 	struct rt_hist_sum lat;
 	int k;
 
@@ -415,7 +415,7 @@ static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i
 	}
 	rt_json_end(j);
 	rt_json_object(j, "preempted");
-	for (k = 0; k < RT_PREEMPTORS; k++)
+	for (k = 0; k < TRACE_PREEMPTORS; k++)
 		rt_json_uint(j, by_name[k], t->preempted[k]);
 	rt_json_end(j);
 	rt_hist_summarise(&t->wakeup_latency, &lat);
@@ -436,8 +436,8 @@ static void json_thread(struct rt_json *j, const struct trace_run *run, size_t i
 	rt_json_uint(j, "wait_ns", t->place.wait_ns);
 	if (run->have_topology) {
 		rt_json_object(j, "by_distance_ns");
-		for (k = 0; k < RT_PLACES; k++)
-			rt_json_uint(j, rt_place_name(k), t->place.by_distance_ns[k]);
+		for (k = 0; k < TRACE_PLACES; k++)
+			rt_json_uint(j, trace_place_name(k), t->place.by_distance_ns[k]);
 		rt_json_end(j);
 	} else {
 		rt_json_null(j, "by_distance_ns");
@@ -466,8 +466,8 @@ void trace_json(struct rt_json *j, const struct trace_run *run)
 	rt_json_uint(j, "events", run->events);
 	rt_json_uint(j, "lost", run->lost);
 	rt_json_object(j, "by_event");
-	for (k = 0; k < RT_SEV_TYPES; k++)
-		rt_json_uint(j, rt_sev_names[k], run->count[k]);
+	for (k = 0; k < TRACE_EV_TYPES; k++)
+		rt_json_uint(j, trace_event_names[k], run->count[k]);
 	rt_json_end(j);
 	rt_json_array(j, "threads");
 	for (i = 0; i < run->n; i++)

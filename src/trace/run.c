@@ -7,7 +7,8 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "analysis.h"
+#include "trace/analysis.h"
+#include "trace/internal/walk.h"
 
 /**
  * trace_run_init - @run's tasks, one per window of @w (@n), before
@@ -18,8 +19,8 @@
 int trace_run_init(struct trace_run *run, const struct trace_window *w, size_t n,
 			 bool have_proc)
 {
-	struct rt_sched_task *tasks;
-	struct rt_sched_cpu *cpus;
+	struct trace_task *tasks;
+	struct trace_cpu *cpus;
 	uint64_t *mig;
 	size_t i, ncpus = 0;
 	int c;
@@ -49,9 +50,9 @@ int trace_run_init(struct trace_run *run, const struct trace_window *w, size_t n
 	run->ncpus = ncpus;
 	run->have_proc = have_proc;
 	for (i = 0; i < n; i++) {
-		rt_sched_task_init(&run->tasks[i], w[i].tid, (uint64_t)w[i].start,
-				   (uint64_t)w[i].end);
-		rt_sched_task_affinity(&run->tasks[i], w[i].affinity_known ? &w[i].affinity : NULL);
+		trace_task_init(&run->tasks[i], w[i].tid, (uint64_t)w[i].start,
+				(uint64_t)w[i].end);
+		trace_task_affinity(&run->tasks[i], w[i].affinity_known ? &w[i].affinity : NULL);
 		run->proc_migrations[i] = w[i].proc_migrations;
 	}
 	return 0;

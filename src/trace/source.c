@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "source_impl.h"
+#include "trace/internal/source_impl.h"
 
 /**
  * trace_source_walk - hand each scheduler event of @s to @ops, in time order

@@ -14,13 +14,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "rt_schedan.h"
+#include "trace/events.h"
 
 struct trace_source;
 
 struct trace_walk_ops {
 	/* each scheduler event; non-zero stops the walk and is returned */
-	int (*event)(const struct rt_sev *e, void *ctx);
+	int (*event)(const struct trace_event *e, void *ctx);
 	/*
 	 * or, where @event is NULL, the scheduler events counted, not decoded:
 	 * @n of them from @first to @last (ns), told once or in parts. The

@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <trace-cmd.h>
 
-#include "rt_filemap.h"
-#include "rt_sevdecode.h"
-#include "source_impl.h"
-#include "tdpages.h"
+#include "lib/filemap.h"
+#include "trace/internal/decode.h"
+#include "trace/internal/source_impl.h"
+#include "trace/internal/pages.h"
 
 struct tracedat {
 	struct trace_source src;
@@ -25,12 +25,12 @@ struct tracedat {
 	struct tracecmd_input *inst;	/* the instance's buffer read, or NULL: top */
 	struct tep_handle *tep;
 	char *buffer;			/* its name; "" for the top buffer */
-	struct rt_sev_decoder dec;
+	struct trace_decoder dec;
 	const struct trace_walk_ops *ops;
 	void *ctx;
 	int ret;			/* what stopped the walk */
 	struct stat st;			/* the file, whose mapped pages are given back */
-	struct td_pages *pages;		/* its CPU data read in place, or NULL: by libtracecmd */
+	struct trace_pages *pages;		/* its CPU data read in place, or NULL: by libtracecmd */
 	unsigned long records;
 };
 
@@ -101,14 +101,14 @@ static int choose_buffer(struct tracedat *d, const char *name, const char *path,
 
 static int find_events(struct tracedat *d, const char *path, char *err, size_t len)
 {
-	rt_sev_decoder_init(&d->dec, d->tep);
-	if (d->dec.missing[RT_SEV_SWITCH]) {
+	trace_decoder_init(&d->dec, d->tep);
+	if (d->dec.missing[TRACE_EV_SWITCH]) {
 		snprintf(err, len, "%s: its sched:sched_switch format has no field '%s' (not the "
 			 "kernel's format, or a damaged file): cannot analyse it", path,
-			 d->dec.missing[RT_SEV_SWITCH]);
+			 d->dec.missing[TRACE_EV_SWITCH]);
 		return -EINVAL;
 	}
-	if (d->dec.id[RT_SEV_SWITCH] < 0) {
+	if (d->dec.id[TRACE_EV_SWITCH] < 0) {
 		snprintf(err, len, "%s has no sched:sched_switch events to analyse (record them: "
 			 "trace-cmd record -e sched ...)", path);
 		return -ENOENT;
@@ -123,8 +123,8 @@ static int in_place(struct tracedat *d, const char *path)
 
 	if (fd < 0)
 		return 0;
-	ret = td_pages_open(&d->pages, handle(d), d->tep, tep_get_cpus(d->tep), fd,
-			    (size_t)d->st.st_size);
+	ret = trace_pages_open(&d->pages, handle(d), d->tep, tep_get_cpus(d->tep), fd,
+			       (size_t)d->st.st_size);
 	close(fd);
 	return ret == -ENOMEM ? ret : 0;
 }
@@ -173,7 +173,7 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 {
 	struct tracedat *d = ctx;
 	char text[1024];
-	struct rt_sev e;
+	struct trace_event e;
 	pid_t pid;
 
 	(void)h;
@@ -183,19 +183,19 @@ static int decode(struct tracecmd_input *h, struct tep_record *r, int cpu, void 
 	if (r->missed_events && d->ops->lost)
 		d->ops->lost(r->ts, cpu, r->missed_events, d->ctx);
 	/* only the scheduler events counted: the markers alone decoded */
-	if (!d->ops->event && rt_sev_kind(&d->dec, r) == RT_DECODED_EVENT) {
+	if (!d->ops->event && trace_decode_kind(&d->dec, r) == TRACE_DECODED_EVENT) {
 		d->ret = d->ops->counted(1, r->ts, r->ts, d->ctx);
 		return d->ret;
 	}
-	switch (rt_sev_decode(&d->dec, r, cpu, &e, d->ops->marker ? text : NULL, sizeof(text),
-			      &pid)) {
-	case RT_DECODED_EVENT:
+	switch (trace_decode(&d->dec, r, cpu, &e, d->ops->marker ? text : NULL, sizeof(text),
+			     &pid)) {
+	case TRACE_DECODED_EVENT:
 		d->ret = d->ops->event(&e, d->ctx);
 		break;
-	case RT_DECODED_MARKER:
+	case TRACE_DECODED_MARKER:
 		d->ret = d->ops->marker(r->ts, cpu, pid, text, d->ctx);
 		break;
-	case RT_DECODED_NONE:
+	case TRACE_DECODED_NONE:
 		break;
 	}
 	return d->ret;
@@ -287,7 +287,7 @@ static int count(struct tep_record *r, int cpu, void *ctx)
 {
 	struct counted *c = ctx;
 
-	if (!r->missed_events && rt_sev_kind(&c->d->dec, r) == RT_DECODED_EVENT) {
+	if (!r->missed_events && trace_decode_kind(&c->d->dec, r) == TRACE_DECODED_EVENT) {
 		if (!c->n || r->ts < c->first)
 			c->first = r->ts;
 		if (!c->n || r->ts > c->last)
@@ -308,8 +308,8 @@ static int walk_counted(struct tracedat *d)
 	struct counted c = { .d = d };
 	int cpu, ret = 0;
 
-	for (cpu = 0; !ret && cpu < td_pages_cpus(d->pages); cpu++)
-		ret = td_pages_walk_cpu(d->pages, cpu, count, &c);
+	for (cpu = 0; !ret && cpu < trace_pages_cpus(d->pages); cpu++)
+		ret = trace_pages_walk_cpu(d->pages, cpu, count, &c);
 	if (!ret && c.n)
 		ret = d->ops->counted(c.n, c.first, c.last, d->ctx);
 	return ret;
@@ -324,7 +324,7 @@ static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *
 	if (d->pages) {
 		d->ops = ops;
 		d->ctx = ctx;
-		d->ret = ops->event ? td_pages_walk(d->pages, decode_in_place, d) : walk_counted(d);
+		d->ret = ops->event ? trace_pages_walk(d->pages, decode_in_place, d) : walk_counted(d);
 		if (d->ret == -EBADMSG)
 			snprintf(err, len, "%s is damaged: a page of its events says more than "
 				 "the page holds", s->name);
@@ -351,7 +351,7 @@ static const char *comm(const struct trace_source *s, pid_t pid)
 static void close_file(struct trace_source *s)
 {
 	struct tracedat *d = (struct tracedat *)s;
-	struct td_pages *pages = d->pages;
+	struct trace_pages *pages = d->pages;
 
 	if (d->inst)
 		tracecmd_close(d->inst);
@@ -361,7 +361,7 @@ static void close_file(struct trace_source *s)
 	free(s->name);
 	free(d);
 	/* after d's free: gcc 12's analyzer loses d across a call given d->pages first */
-	td_pages_close(pages);
+	trace_pages_close(pages);
 }
 
 static const struct trace_source_impl tracedat_impl = {

@@ -14,8 +14,8 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "rt_sevdecode.h"
-#include "source_impl.h"
+#include "trace/internal/decode.h"
+#include "trace/internal/source_impl.h"
 
 struct tracelive {
 	struct trace_source src;
@@ -23,7 +23,7 @@ struct tracelive {
 };
 
 struct live {
-	struct rt_sev_decoder dec;
+	struct trace_decoder dec;
 	const struct trace_walk_ops *ops;
 	void *ctx;
 	int ret;
@@ -37,10 +37,10 @@ struct live {
 static int pass_on(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
 {
 	struct live *l = ctx;
-	struct rt_sev e;
+	struct trace_event e;
 
 	(void)event;
-	if (rt_sev_decode(&l->dec, r, cpu, &e, NULL, 0, NULL) != RT_DECODED_EVENT)
+	if (trace_decode(&l->dec, r, cpu, &e, NULL, 0, NULL) != TRACE_DECODED_EVENT)
 		return 0;
 	l->ret = l->ops->event ? l->ops->event(&e, l->ctx) : l->ops->counted(1, e.ts, e.ts, l->ctx);
 	return l->ret;
@@ -61,7 +61,7 @@ static int walk(struct trace_source *s, const struct trace_walk_ops *ops, void *
 		ret = -EIO;
 		goto out;
 	}
-	rt_sev_decoder_init(&l.dec, tep);
+	trace_decoder_init(&l.dec, tep);
 	if (tracefs_iterate_raw_events(tep, inst, NULL, 0, pass_on, &l) < 0 && !l.ret) {
 		snprintf(err, len, "reading %s: %s", s->name, strerror(EIO));
 		ret = -EIO;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_cpus.h"
-#include "rt_tracemark.h"
-#include "window.h"
+#include "lib/cpus.h"
+#include "trace/marker.h"
+#include "trace/window.h"
 
 /* The topology's markers (TRACE_TOPOLOGY_MARK, a TRACE_CPU_MARK per CPU with a place). */
 static void mark_topology(const struct rt_topology *t)
@@ -24,12 +24,12 @@ static void mark_topology(const struct rt_topology *t)
 		n += (size_t)snprintf(dist + n, sizeof(dist) - n, "%s%d", a ? "," : "",
 				      t->distance[a]);
 	/* too many nodes for one marker: their distances unsaid */
-	rt_tracemark_all(TRACE_TOPOLOGY_MARK, t->cache_level, t->nr_nodes,
-			 n < sizeof(dist) ? dist : "-");
+	trace_mark_all(TRACE_TOPOLOGY_MARK, t->cache_level, t->nr_nodes,
+		       n < sizeof(dist) ? dist : "-");
 	for (c = 0; c < t->nr_cpus; c++) {
 		if (t->cpu[c].core >= 0)
-			rt_tracemark_all(TRACE_CPU_MARK, c, t->cpu[c].core, t->cpu[c].cache,
-					 t->cpu[c].package, t->cpu[c].node);
+			trace_mark_all(TRACE_CPU_MARK, c, t->cpu[c].core, t->cpu[c].cache,
+				       t->cpu[c].package, t->cpu[c].node);
 	}
 }
 
@@ -37,7 +37,7 @@ static void mark_topology(const struct rt_topology *t)
  * trace_window_mark_all - write run @run's windows into the trace, one
  * marker per thread (TRACE_WINDOW_MARK) after one of the kernel's RT
  * bandwidth limits (TRACE_REGIME_MARK, @regime and @limit_ns), into every
- * trace_marker open (rt_tracemark_all()): a trace.dat then says which
+ * trace_marker open (trace_mark_all()): a trace.dat then says which
  * threads and times its tables are of, and how to read the limits' time,
  * for an analysis of the file alone: --trace's own, and a user's trace-cmd
  * record around the benchmark (the top instance's marker)
@@ -48,17 +48,17 @@ void trace_window_mark_all(int run, const struct trace_window *w, size_t n,
 	char cpus[1024];
 	size_t i;
 
-	rt_tracemark_all(TRACE_REGIME_MARK, rt_bw_regime_names[regime],
-			 (unsigned long long)limit_ns);
+	trace_mark_all(TRACE_REGIME_MARK, rt_bw_regime_names[regime],
+		       (unsigned long long)limit_ns);
 	if (topo)
 		mark_topology(topo);
 	for (i = 0; i < n; i++) {
 		if (!w[i].affinity_known || rt_cpus_format_set(&w[i].affinity, cpus, sizeof(cpus)) < 0 ||
 		    strlen(cpus) + 1 >= sizeof(cpus))
 			snprintf(cpus, sizeof(cpus), "?");
-		rt_tracemark_all(TRACE_WINDOW_MARK TRACE_WINDOW_CPUS, run, i, (int)w[i].tid,
-				 (long long)w[i].start, (long long)w[i].end,
-				 (unsigned long long)w[i].proc_migrations, cpus);
+		trace_mark_all(TRACE_WINDOW_MARK TRACE_WINDOW_CPUS, run, i, (int)w[i].tid,
+			       (long long)w[i].start, (long long)w[i].end,
+			       (unsigned long long)w[i].proc_migrations, cpus);
 	}
 }
 

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "rt_regime.h"
-#include "rt_topology.h"
+#include "lib/regime.h"
+#include "lib/topology.h"
 
 struct trace_window {
 	pid_t tid;

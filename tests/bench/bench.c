@@ -26,13 +26,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "migrate.h"
-#include "pi_stress.h"
-#include "rt_clock.h"
-#include "rt_schedan.h"
-#include "rt_sched.h"
-#include "rt_tracemark.h"
-#include "rt_work.h"
+#include "migrate/migrate.h"
+#include "pi_stress/pi_stress.h"
+#include "lib/clock.h"
+/* a test of the trace layer's internals: its scheduler walk */
+#include "trace/internal/walk.h"
+#include "lib/sched.h"
+#include "trace/marker.h"
+#include "lib/work.h"
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -118,19 +119,19 @@ static void marker_cost(void)
 	int i;
 
 	printf("trace_marker write (one formatted lock-step line, %d writes)\n", REPS);
-	if (rt_tracemark_open(NULL)) {
+	if (trace_marker_open(NULL)) {
 		printf("  skipped: no trace_marker here\n");
 		return;
 	}
 	for (i = 0; i < REPS; i++) {
 		int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
 
-		rt_tracemark("thread %d iter %d, taking lock %d\n", i % 8, i, i % 4);
+		trace_mark("thread %d iter %d, taking lock %d\n", i % 8, i, i % 4);
 		cost[i] = rt_now_ns(CLOCK_MONOTONIC) - t0;
 	}
 	verdict("median cost", (double)pct(cost, REPS, 50) / 1e3, 2, "us", BELOW);
 	printf("  %-44s %10.3f us\n", "p99 cost", (double)pct(cost, REPS, 99) / 1e3);
-	rt_tracemark_close();
+	trace_marker_close();
 }
 
 struct child {
@@ -393,8 +394,8 @@ static void trace_overhead(char *migrate)
 static void analysis_speed(void)
 {
 	enum { N = 1000000, THREADS = 8 };
-	struct rt_sched_task tasks[THREADS];
-	struct rt_sev *ev = calloc(N, sizeof(*ev));
+	struct trace_task tasks[THREADS];
+	struct trace_event *ev = calloc(N, sizeof(*ev));
 	int64_t best = INT64_MAX, t0;
 	size_t i;
 	int r;
@@ -405,24 +406,24 @@ static void analysis_speed(void)
 	for (i = 0; i < N; i++) {
 		int32_t pid = 1000 + (int32_t)(i / 4 % THREADS), cpu = (int32_t)(i / 32 % 4);
 
-		ev[i] = (struct rt_sev){ .ts = i * 1000, .cpu = cpu, .pid = pid, .prio = 90 };
+		ev[i] = (struct trace_event){ .ts = i * 1000, .cpu = cpu, .pid = pid, .prio = 90 };
 		switch (i % 4) {
 		case 0:
-			ev[i].type = RT_SEV_WAKING;
+			ev[i].type = TRACE_EV_WAKING;
 			break;
 		case 1:
-			ev[i].type = RT_SEV_MIGRATE;
+			ev[i].type = TRACE_EV_MIGRATE;
 			ev[i].arg = (cpu + 1) % 4;
 			ev[i].arg2 = cpu;
 			break;
 		case 2:
-			ev[i].type = RT_SEV_SWITCH;
+			ev[i].type = TRACE_EV_SWITCH;
 			ev[i].pid = 0;
 			ev[i].pid2 = pid;
 			ev[i].prio2 = 90;
 			break;
 		default:
-			ev[i].type = RT_SEV_SWITCH;
+			ev[i].type = TRACE_EV_SWITCH;
 			ev[i].pid2 = 0;
 			ev[i].arg = 1;
 			break;
@@ -430,9 +431,9 @@ static void analysis_speed(void)
 	}
 	for (r = 0; r < 3; r++) {
 		for (i = 0; i < THREADS; i++)
-			rt_sched_task_init(&tasks[i], 1000 + (pid_t)i, 0, UINT64_MAX);
+			trace_task_init(&tasks[i], 1000 + (pid_t)i, 0, UINT64_MAX);
 		t0 = rt_now_ns(CLOCK_MONOTONIC);
-		rt_sched_analyse(ev, N, tasks, THREADS, NULL, NULL);
+		trace_sched_analyse(ev, N, tasks, THREADS, NULL, NULL);
 		t0 = rt_now_ns(CLOCK_MONOTONIC) - t0;
 		best = t0 < best ? t0 : best;
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* CPU lists through libnuma's parser and our checks. */
 #include "fuzz.h"
-#include "rt_cpus.h"
+#include "lib/cpus.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

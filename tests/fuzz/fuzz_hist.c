@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The latency histogram on arbitrary values: percentiles stay in [min, max]. */
 #include "fuzz.h"
-#include "rt_hist.h"
+#include "lib/hist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "rt_opts.h"
+#include "lib/opts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

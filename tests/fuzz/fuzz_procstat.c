@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* /proc/.../status and sched files as the kernel might write them, or not. */
 #include "fuzz.h"
-#include "rt_procstat.h"
+#include "lib/procstat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "rt_cpus.h"
+#include "lib/cpus.h"
 #include "harness.h"
 
 static struct bitmask *mask_of(const int *cpus, int n)

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "rt_cpus.h"
-#include "rt_domains.h"
+#include "lib/cpus.h"
+#include "lib/domains.h"
 
 #define FIX "tests/fixtures/"
 

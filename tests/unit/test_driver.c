@@ -13,10 +13,10 @@
 #include <getopt.h>
 #include <sys/resource.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "harness.h"
-#include "rt_clock.h"
-#include "rt_sched.h"
+#include "lib/clock.h"
+#include "lib/sched.h"
 
 /* ------------------------------------------------------------------------
  * stand-in: a benchmark whose two threads do what the test asks, run by the

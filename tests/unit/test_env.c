@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The environment as /sys describes it, from a fixture tree. */
-#include "rt_env.h"
+#include "lib/env.h"
 #include "harness.h"
 
 static struct bitmask *mask_of(int first, int last)

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "rt_filemap.h"
+#include "lib/filemap.h"
 #include "harness.h"
 
 #define PAGES 256

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_heap.h"
+#include "lib/heap.h"
 #include "harness.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

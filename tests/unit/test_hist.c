@@ -2,7 +2,7 @@
 /* The latency histogram: exact ends, percentiles within its stated error. */
 #include <stdlib.h>
 
-#include "rt_hist.h"
+#include "lib/hist.h"
 #include "harness.h"
 
 static int within(uint64_t got, uint64_t want, double rel)

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rt_json.h"
+#include "lib/json.h"
 #include "harness.h"
 
 static char *render(void (*fill)(struct rt_json *), int *ret)

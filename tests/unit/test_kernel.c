@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "harness.h"
-#include "rt_bandwidth.h"
-#include "rt_cpus.h"
-#include "rt_kernel.h"
+#include "lib/bandwidth.h"
+#include "lib/cpus.h"
+#include "lib/kernel.h"
 
 #define FIX "tests/fixtures/"
 

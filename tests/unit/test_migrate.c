@@ -8,8 +8,8 @@
 
 #include "cpus_of.h"
 #include "harness.h"
-#include "migrate.h"
-#include "rt_clock.h"
+#include "migrate/migrate.h"
+#include "lib/clock.h"
 
 /* A command line as the options leave it, and what the configuration must make of it. */
 struct mode_case {

@@ -2,8 +2,8 @@
 /* The option parsers: what they accept, what they refuse, what they say. */
 #include <errno.h>
 
-#include "rt_clock.h"
-#include "rt_opts.h"
+#include "lib/clock.h"
+#include "lib/opts.h"
 #include "harness.h"
 
 TEST(ints)

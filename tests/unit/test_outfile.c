@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt_outfile.h"
+#include "lib/outfile.h"
 #include "harness.h"
 
 static int exists(const char *path)

@@ -5,7 +5,7 @@
  */
 #include "cpus_of.h"
 #include "harness.h"
-#include "pi_stress.h"
+#include "pi_stress/pi_stress.h"
 
 struct group_case {
 	const char *name;

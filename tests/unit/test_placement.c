@@ -8,7 +8,8 @@
  */
 #include <string.h>
 
-#include "rt_schedan.h"
+/* a test of the trace layer's internals: its scheduler walk */
+#include "trace/internal/walk.h"
 #include "harness.h"
 
 #define US 1000ULL
@@ -20,39 +21,39 @@
 #define TOP 2
 #define NCPUS 4
 
-static struct rt_sev sw(uint64_t us, int cpu, int prev, int pprio, long state, int next, int nprio)
+static struct trace_event sw(uint64_t us, int cpu, int prev, int pprio, long state, int next, int nprio)
 {
-	return (struct rt_sev){ .ts = us * US, .cpu = cpu, .type = RT_SEV_SWITCH, .pid = prev,
+	return (struct trace_event){ .ts = us * US, .cpu = cpu, .type = TRACE_EV_SWITCH, .pid = prev,
 				.prio = pprio, .arg = state, .pid2 = next, .prio2 = nprio };
 }
 
 /* sched_waking of @pid, recorded on @cpu while @cur ran there (-1: not said) */
-static struct rt_sev waking(uint64_t us, int cpu, int pid, int prio, int cur)
+static struct trace_event waking(uint64_t us, int cpu, int pid, int prio, int cur)
 {
-	return (struct rt_sev){ .ts = us * US, .cpu = cpu, .type = RT_SEV_WAKING, .pid = pid,
+	return (struct trace_event){ .ts = us * US, .cpu = cpu, .type = TRACE_EV_WAKING, .pid = pid,
 				.prio = prio, .arg = cpu, .cur = cur, .has_cur = cur >= 0 };
 }
 
-static struct rt_sev pi(uint64_t us, int cpu, int pid, int oldprio, int newprio)
+static struct trace_event pi(uint64_t us, int cpu, int pid, int oldprio, int newprio)
 {
-	return (struct rt_sev){ .ts = us * US, .cpu = cpu, .type = RT_SEV_PI, .pid = pid,
+	return (struct trace_event){ .ts = us * US, .cpu = cpu, .type = TRACE_EV_PI, .pid = pid,
 				.prio = oldprio, .prio2 = newprio };
 }
 
 struct result {
-	struct rt_sched_task t[3];
-	struct rt_sched_cpu cpu[NCPUS];
+	struct trace_task t[3];
+	struct trace_cpu cpu[NCPUS];
 };
 
 /* The machine the walks are of, for placement by distance; NULL: not known. */
 static const struct rt_topology *machine;
 
 /* The walk over @e for low, high and top on a kernel of @regime, every task on both CPUs. */
-static void walk_regime(const struct rt_sev *e, size_t n, struct result *r,
+static void walk_regime(const struct trace_event *e, size_t n, struct result *r,
 			enum rt_bw_regime regime)
 {
 	cpu_set_t all;
-	struct rt_sched_walk *w;
+	struct trace_sched_walk *w;
 	size_t i;
 
 	CPU_ZERO(&all);
@@ -60,32 +61,32 @@ static void walk_regime(const struct rt_sev *e, size_t n, struct result *r,
 	CPU_SET(1, &all);
 	for (i = 0; i < 3; i++) {
 		if (!r->t[i].tid)
-			rt_sched_task_init(&r->t[i], 101 + (pid_t)i, 0, 1000000 * US);
+			trace_task_init(&r->t[i], 101 + (pid_t)i, 0, 1000000 * US);
 		if (!r->t[i].affinity_known)
-			rt_sched_task_affinity(&r->t[i], &all);
+			trace_task_affinity(&r->t[i], &all);
 	}
-	w = rt_sched_walk_new(r->t, 3, NULL, NULL);
+	w = trace_sched_walk_new(r->t, 3, NULL, NULL);
 	if (!w)
 		return;
-	rt_sched_walk_regime(w, regime, 0);
-	rt_sched_walk_cpus(w, r->cpu, NCPUS);
-	rt_sched_walk_topology(w, machine);
+	trace_sched_walk_regime(w, regime, 0);
+	trace_sched_walk_cpus(w, r->cpu, NCPUS);
+	trace_sched_walk_topology(w, machine);
 	for (i = 0; i < n; i++)
-		rt_sched_walk_feed(w, &e[i]);
-	rt_sched_walk_free(w);
+		trace_sched_walk_feed(w, &e[i]);
+	trace_sched_walk_free(w);
 }
 
 /* The walk over @e for low, high and top, with @high_cpus as high's affinity (NULL: all). */
-static void walk(const struct rt_sev *e, size_t n, struct result *r, const cpu_set_t *high_cpus,
+static void walk(const struct trace_event *e, size_t n, struct result *r, const cpu_set_t *high_cpus,
 		 uint64_t win_start_us, uint64_t win_end_us)
 {
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < 3; i++)
-		rt_sched_task_init(&r->t[i], 101 + (pid_t)i, win_start_us * US, win_end_us * US);
+		trace_task_init(&r->t[i], 101 + (pid_t)i, win_start_us * US, win_end_us * US);
 	if (high_cpus)
-		rt_sched_task_affinity(&r->t[HIGH], high_cpus);
+		trace_task_affinity(&r->t[HIGH], high_cpus);
 	walk_regime(e, n, r, RT_BW_UNKNOWN);
 }
 
@@ -106,7 +107,7 @@ TEST(woken_while_a_lower_task_runs)
 {
 	struct result r;
 	/* low runs on CPU 0, a fair task on CPU 1; high wakes and runs on CPU 1 20 us later */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 101, 98),
 		sw(2, 1, 0, 120, RUNNING, 300, 120),
 		waking(10, 1, 102, 97, -1),
@@ -126,7 +127,7 @@ TEST(no_lower_cpu_no_wait)
 {
 	struct result r;
 	/* top runs on CPU 0, a kernel thread at prio 0 on CPU 1: high waits for a CPU, rightly */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 0, 120, RUNNING, 200, 0),
 		waking(10, 1, 102, 97, -1),
@@ -144,7 +145,7 @@ TEST(lower_cpu_outside_the_affinity)
 	struct result r;
 	cpu_set_t only0;
 	/* top runs on CPU 0, CPU 1 idles; high may run on CPU 0 only */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 300, 120, SLEEP, 0, 120),
 		waking(10, 0, 102, 97, -1),
@@ -167,7 +168,7 @@ TEST(two_waiters_for_one_cpu)
 	 * top runs on CPU 0, a fair task on CPU 1; high and low wake together.
 	 * Only one can take CPU 1: high; low waits behind top and high, rightly.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 0, 120, RUNNING, 300, 120),
 		waking(10, 1, 101, 98, -1),
@@ -186,7 +187,7 @@ TEST(two_waiters_two_lower_cpus)
 {
 	struct result r;
 	/* fair tasks on both CPUs: both waiters have a CPU, each until it runs */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 301, 120),
 		sw(2, 1, 0, 120, RUNNING, 300, 120),
 		waking(10, 1, 101, 98, -1),
@@ -209,7 +210,7 @@ TEST(preempted_again_before_running)
 	 * (10 us) until a kernel thread takes CPU 1; when it leaves CPU 1
 	 * idle, low waits again (5 us) and then runs there. Two spans.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 101, 98),
 		sw(2, 1, 0, 120, RUNNING, 300, 120),
 		sw(10, 0, 101, 98, PREEMPTED, 103, 96),
@@ -230,7 +231,7 @@ TEST(idle_preferred_and_counted)
 {
 	struct result r;
 	/* a fair task on CPU 0, CPU 1 idles: high's wait counts on the idle CPU */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 300, 120),
 		sw(2, 1, 301, 120, SLEEP, 0, 120),
 		waking(10, 1, 102, 97, -1),
@@ -251,7 +252,7 @@ TEST(priority_raised_by_pi_while_waiting)
 	 * 97, above low: no wait. Then PI raises low to 95 (a waiter of a
 	 * lock it holds): the 97 task is now lower, and low waits 10 us.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 101, 98),
 		sw(2, 1, 0, 120, RUNNING, 400, 97),
 		sw(10, 0, 101, 98, PREEMPTED, 103, 96),
@@ -271,7 +272,7 @@ TEST(running_task_lowered_by_pi)
 	 * low, boosted to 96 by PI, runs on CPU 1 while high waits (top on
 	 * CPU 0): no wait; at 30 low's boost ends (98), now lower than high.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 0, 120, RUNNING, 101, 96),
 		waking(10, 0, 102, 97, -1),
@@ -291,7 +292,7 @@ TEST(throttled_cpu_counts_apart)
 	 * throttles RT there for 40 us; top runs on CPU 1. low's wait is the
 	 * throttling's, not the placement's.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 101, 98),
 		sw(2, 1, 0, 120, RUNNING, 103, 96),
 		sw(10, 0, 101, 98, RUNNING, 300, 120),
@@ -301,27 +302,27 @@ TEST(throttled_cpu_counts_apart)
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_THROTTLING);
 	EXPECT_EQ(r.t[LOW].place.wait_ns, 0);	/* no placement wait */
-	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_THROTTLED], 40 * US);	/* 40 us throttled */
-	EXPECT_EQ(r.cpu[0].limited_ns[RT_LIMIT_THROTTLED], 40 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[TRACE_LIMIT_THROTTLED], 40 * US);	/* 40 us throttled */
+	EXPECT_EQ(r.cpu[0].limited_ns[TRACE_LIMIT_THROTTLED], 40 * US);
 	EXPECT_EQ(r.cpu[0].lower_ns, 0);
-	EXPECT_EQ(r.t[LOW].preempted[RT_BY_THROTTLED], 1);	/* the fair task took it: throttling */
+	EXPECT_EQ(r.t[LOW].preempted[TRACE_BY_THROTTLED], 1);	/* the fair task took it: throttling */
 	/* a kernel with both limits and no idle: which one, the events cannot tell */
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_BOTH);
-	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_EITHER], 40 * US);
-	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_THROTTLED], 0);
-	EXPECT_EQ(r.t[LOW].preempted[RT_BY_LIMITED], 1);
-	EXPECT_EQ(r.cpu[0].limited_ns[RT_LIMIT_EITHER], 40 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[TRACE_LIMIT_EITHER], 40 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[TRACE_LIMIT_THROTTLED], 0);
+	EXPECT_EQ(r.t[LOW].preempted[TRACE_BY_LIMITED], 1);
+	EXPECT_EQ(r.cpu[0].limited_ns[TRACE_LIMIT_EITHER], 40 * US);
 	/* the fair server alone */
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_FAIR_SERVER);
-	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_FAIR_SERVER], 40 * US);
-	EXPECT_EQ(r.t[LOW].preempted[RT_BY_FAIR_SERVER], 1);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[TRACE_LIMIT_FAIR_SERVER], 40 * US);
+	EXPECT_EQ(r.t[LOW].preempted[TRACE_BY_FAIR_SERVER], 1);
 	/* nothing limits RT threads: a fair task taking the CPU is any other, the wait placement */
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_NEITHER);
 	EXPECT_EQ(r.t[LOW].place.wait_ns, 40 * US);
-	EXPECT_EQ(r.t[LOW].preempted[RT_BY_OTHER], 1);
+	EXPECT_EQ(r.t[LOW].preempted[TRACE_BY_OTHER], 1);
 }
 
 TEST(left_out_switch_taken_back)
@@ -334,7 +335,7 @@ TEST(left_out_switch_taken_back)
 	 * it began to run is not known, so none of its wait stands, though
 	 * CPU 1 confirmed its first 10 us.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 300, 120, SLEEP, 0, 120),
 		waking(10, 1, 102, 97, 0),
@@ -354,7 +355,7 @@ TEST(left_out_switch_taken_back)
 	walk(e, 6, &r, NULL, ALL);
 	machine = NULL;
 	EXPECT_EQ(r.t[HIGH].place.unseen_ns, 20 * US);
-	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_PLACE_HERE], 0);
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[TRACE_PLACE_HERE], 0);
 }
 
 /*
@@ -366,7 +367,7 @@ TEST(left_out_switch_taken_back)
  * the same waits by no distance.
  */
 /* The walk over @e for low, high and top, each free on CPUs 0-3, with no RT limits. */
-static void walk_all4(const struct rt_sev *e, size_t n, struct result *r)
+static void walk_all4(const struct trace_event *e, size_t n, struct result *r)
 {
 	cpu_set_t all;
 	int c;
@@ -376,8 +377,8 @@ static void walk_all4(const struct rt_sev *e, size_t n, struct result *r)
 		CPU_SET(c, &all);
 	memset(r, 0, sizeof(*r));
 	for (c = 0; c < 3; c++) {
-		rt_sched_task_init(&r->t[c], 101 + (pid_t)c, 0, 1000000 * US);
-		rt_sched_task_affinity(&r->t[c], &all);
+		trace_task_init(&r->t[c], 101 + (pid_t)c, 0, 1000000 * US);
+		trace_task_affinity(&r->t[c], &all);
 	}
 	walk_regime(e, n, r, RT_BW_NEITHER);
 }
@@ -385,7 +386,7 @@ static void walk_all4(const struct rt_sev *e, size_t n, struct result *r)
 TEST(waits_by_distance)
 {
 	struct result r;
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 0, 120, RUNNING, 300, 120),
 		sw(3, 2, 0, 120, RUNNING, 200, 0),
@@ -402,18 +403,18 @@ TEST(waits_by_distance)
 	machine = &two_nodes;
 	walk_all4(e, 12, &r);
 	machine = NULL;
-	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_PLACE_HERE], 20 * US);
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[TRACE_PLACE_HERE], 20 * US);
 	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_DIST_SIBLING], 15 * US);
 	EXPECT_EQ(r.t[HIGH].place.wait_ns, 35 * US);
 	EXPECT_EQ(r.t[LOW].place.by_distance_ns[RT_DIST_REMOTE], 30 * US);
 	EXPECT_EQ(r.t[LOW].place.wait_ns, 30 * US);
-	EXPECT_EQ(r.t[LOW].place.by_distance_ns[RT_PLACE_HERE] +
+	EXPECT_EQ(r.t[LOW].place.by_distance_ns[TRACE_PLACE_HERE] +
 		  r.t[LOW].place.by_distance_ns[RT_DIST_SIBLING] +
 		  r.t[LOW].place.by_distance_ns[RT_DIST_CACHE] +
 		  r.t[LOW].place.by_distance_ns[RT_DIST_NODE], 0);
 	walk_all4(e, 12, &r);
 	EXPECT_EQ(r.t[HIGH].place.wait_ns, 35 * US);
-	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[RT_PLACE_HERE] +
+	EXPECT_EQ(r.t[HIGH].place.by_distance_ns[TRACE_PLACE_HERE] +
 		  r.t[HIGH].place.by_distance_ns[RT_DIST_SIBLING], 0);
 }
 
@@ -421,7 +422,7 @@ TEST(only_the_window_counts)
 {
 	struct result r;
 	/* high waits from 10 to 30 us on an idle CPU; the window is [20, 100] */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 300, 120, SLEEP, 0, 120),
 		waking(10, 1, 102, 97, -1),
@@ -440,7 +441,7 @@ TEST(throttled_cpu_left_for_one_that_is_not)
 	 * low is left, runnable, for a fair task on CPU 0 (throttled); CPU 1
 	 * runs a fair task too, and is not throttled: low could run there.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 101, 98),
 		sw(2, 1, 0, 120, RUNNING, 301, 120),
 		sw(10, 0, 101, 98, RUNNING, 300, 120),
@@ -454,14 +455,14 @@ TEST(throttled_cpu_left_for_one_that_is_not)
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_THROTTLING);
 	EXPECT_EQ(r.t[LOW].place.wait_ns, 0);
-	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_THROTTLED], 20 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[TRACE_LIMIT_THROTTLED], 20 * US);
 	EXPECT_EQ(r.cpu[1].lower_ns, 0);
-	EXPECT_EQ(r.cpu[0].limited_ns[RT_LIMIT_THROTTLED], 20 * US);	/* charged to the held CPU */
+	EXPECT_EQ(r.cpu[0].limited_ns[TRACE_LIMIT_THROTTLED], 20 * US);	/* charged to the held CPU */
 	/* the fair server: the same, its own figure */
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_FAIR_SERVER);
 	EXPECT_EQ(r.t[LOW].place.wait_ns, 0);
-	EXPECT_EQ(r.t[LOW].place.limited_ns[RT_LIMIT_FAIR_SERVER], 20 * US);
+	EXPECT_EQ(r.t[LOW].place.limited_ns[TRACE_LIMIT_FAIR_SERVER], 20 * US);
 	/* nothing limits RT threads: the wait for CPU 1 is placement */
 	memset(&r, 0, sizeof(r));
 	walk_regime(e, 4, &r, RT_BW_NEITHER);
@@ -478,7 +479,7 @@ TEST(left_out_switch_of_another_task)
 	 * on CPU 1 at 30 us shows it ran: the 20 us counted there are taken
 	 * back, and high waits rightly until it runs at 50 us.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 103, 96),
 		sw(2, 1, 300, 120, SLEEP, 0, 120),
 		waking(10, 0, 102, 97, 103),
@@ -502,7 +503,7 @@ TEST(idle_confirmed_but_the_thread_ran_elsewhere)
 	 * but it ran on CPU 1 (the switch was left out), as an event there at
 	 * 30 us shows: CPU 0 was idle indeed, high was not waiting for it.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 103, 96, SLEEP, 0, 120),
 		sw(2, 1, 0, 120, RUNNING, 300, 120),
 		waking(10, 1, 102, 97, 300),
@@ -524,7 +525,7 @@ TEST(recorded_wait_confirmed_on_both_sides)
 	 * events confirm it at 20 us; high's recorded switch in on CPU 1 at 40
 	 * us ends its wait; CPU 0's next event (a switch) confirms the rest.
 	 */
-	const struct rt_sev e[] = {
+	const struct trace_event e[] = {
 		sw(1, 0, 0, 120, RUNNING, 300, 120),
 		sw(2, 1, 0, 120, RUNNING, 103, 96),
 		waking(10, 1, 102, 97, 103),

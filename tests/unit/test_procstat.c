@@ -4,8 +4,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt_cpustat.h"
-#include "rt_procstat.h"
+#include "lib/cpustat.h"
+#include "lib/procstat.h"
 #include "harness.h"
 
 #define FIX "tests/fixtures/"

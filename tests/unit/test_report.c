@@ -2,7 +2,7 @@
 /* The table: its arithmetic and its shape against the commit message. */
 #include <stdlib.h>
 
-#include "rt_report.h"
+#include "lib/report.h"
 #include "harness.h"
 
 /* The first table of commit 43fa5460fe60, as published. */

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <sched.h>
 
-#include "rt_bandwidth.h"
-#include "rt_cpus.h"
-#include "rt_kernel.h"
-#include "rt_sched.h"
+#include "lib/bandwidth.h"
+#include "lib/cpus.h"
+#include "lib/kernel.h"
+#include "lib/sched.h"
 #include "harness.h"
 
 #define FIX "tests/fixtures/"

@@ -9,7 +9,8 @@
 
 #include <event-parse.h>
 
-#include "rt_sevdecode.h"
+/* a test of the trace layer's internals: its event decoder */
+#include "trace/internal/decode.h"
 #include "harness.h"
 
 #define HEAD                                                                             \
@@ -28,7 +29,7 @@
 #define PRINT "\nprint fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n"
 
 /* The decoder of a tep holding only @format (sched); NULL if it does not parse. */
-static struct tep_handle *decoder_of(const char *format, struct rt_sev_decoder *d)
+static struct tep_handle *decoder_of(const char *format, struct trace_decoder *d)
 {
 	struct tep_handle *tep = tep_alloc();
 
@@ -37,7 +38,7 @@ static struct tep_handle *decoder_of(const char *format, struct rt_sev_decoder *
 		tep = NULL;
 	}
 	if (tep)
-		rt_sev_decoder_init(d, tep);
+		trace_decoder_init(d, tep);
 	return tep;
 }
 
@@ -53,7 +54,7 @@ static const struct {
 
 TEST(a_missing_field_is_named)
 {
-	struct rt_sev_decoder d;
+	struct trace_decoder d;
 	struct tep_handle *tep;
 	char format[2048];
 	size_t i;
@@ -62,15 +63,15 @@ TEST(a_missing_field_is_named)
 		snprintf(format, sizeof(format), "%s%s%s", HEAD, formats[i].last, PRINT);
 		tep = decoder_of(format, &d);
 		ASSERT(tep, "format %zu parses", i);
-		EXPECT_EQ(d.id[RT_SEV_SWITCH], formats[i].id);
+		EXPECT_EQ(d.id[TRACE_EV_SWITCH], formats[i].id);
 		if (formats[i].missing)
-			EXPECT(d.missing[RT_SEV_SWITCH] &&
-			       !strcmp(d.missing[RT_SEV_SWITCH], formats[i].missing),
-			       "format %zu: missing %s", i, d.missing[RT_SEV_SWITCH]);
+			EXPECT(d.missing[TRACE_EV_SWITCH] &&
+			       !strcmp(d.missing[TRACE_EV_SWITCH], formats[i].missing),
+			       "format %zu: missing %s", i, d.missing[TRACE_EV_SWITCH]);
 		else
-			EXPECT(!d.missing[RT_SEV_SWITCH], "format %zu: nothing missing", i);
+			EXPECT(!d.missing[TRACE_EV_SWITCH], "format %zu: nothing missing", i);
 		/* the events not in the formats at all are not "missing a field" */
-		EXPECT(!d.missing[RT_SEV_WAKING], "sched_waking is absent, not damaged");
+		EXPECT(!d.missing[TRACE_EV_WAKING], "sched_waking is absent, not damaged");
 		tep_free(tep);
 	}
 }

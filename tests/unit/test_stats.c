@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rt_report.h"
-#include "rt_stats.h"
+#include "lib/report.h"
+#include "lib/stats.h"
 #include "harness.h"
 
 static int near(double a, double b)

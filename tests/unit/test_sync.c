@@ -2,7 +2,7 @@
 /* pthread's positive error codes come back negated, for plain and PI mutexes. */
 #include <errno.h>
 
-#include "rt_sync.h"
+#include "lib/sync.h"
 #include "harness.h"
 
 /* ThreadSanitizer reports the misuse these checks make on purpose */

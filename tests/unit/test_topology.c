@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 
 #include "harness.h"
-#include "rt_cpus.h"
-#include "rt_topology.h"
-#include "window.h"
+#include "lib/cpus.h"
+#include "lib/topology.h"
+#include "trace/window.h"
 
 static char root[64];
 

@@ -9,7 +9,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#include "rt_tracemark.h"
+#include "trace/marker.h"
 #include "harness.h"
 
 /* A token no other run writes. */
@@ -20,31 +20,31 @@ static void token(char *buf, size_t len, const char *what)
 
 TEST(off_before_open_and_after_close)
 {
-	EXPECT(!rt_tracemark_enabled(), "markers are off before open");
-	if (!rt_tracemark_open(NULL)) {
-		EXPECT(rt_tracemark_enabled(), "trace_marker opened through libtracefs");
-		rt_tracemark_close();
+	EXPECT(!trace_marker_enabled(), "markers are off before open");
+	if (!trace_marker_open(NULL)) {
+		EXPECT(trace_marker_enabled(), "trace_marker opened through libtracefs");
+		trace_marker_close();
 	}
-	EXPECT(!rt_tracemark_enabled(), "closed, markers are off");
+	EXPECT(!trace_marker_enabled(), "closed, markers are off");
 }
 
 TEST(a_marker_reaches_the_buffer_and_none_while_off)
 {
 	char off[64], on[64], *trace;
 
-	if (rt_tracemark_open(NULL))
+	if (trace_marker_open(NULL))
 		TEST_SKIP("no writable trace_marker here: markers stay off");
 	if (tracefs_trace_is_on(NULL) != 1) {
-		rt_tracemark_close();
+		trace_marker_close();
 		TEST_SKIP("tracing is off in the top instance: a marker cannot be read back");
 	}
-	rt_tracemark_close();
+	trace_marker_close();
 	token(off, sizeof(off), "off");
-	rt_tracemark("%s\n", off);	/* off: must go nowhere */
-	ASSERT(!rt_tracemark_open(NULL), "trace_marker opened again");
+	trace_mark("%s\n", off);	/* off: must go nowhere */
+	ASSERT(!trace_marker_open(NULL), "trace_marker opened again");
 	token(on, sizeof(on), "on");
-	rt_tracemark("%s\n", on);
-	rt_tracemark_close();
+	trace_mark("%s\n", on);
+	trace_marker_close();
 	trace = tracefs_instance_file_read(NULL, "trace", NULL);
 	ASSERT(trace, "the top instance's trace is read");
 	EXPECT(strstr(trace, on), "the marker written while on is in the buffer");

@@ -8,8 +8,8 @@
  */
 #include <errno.h>
 
-#include "rt_clock.h"
-#include "rt_work.h"
+#include "lib/clock.h"
+#include "lib/work.h"
 #include "harness.h"
 
 /*

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rt_kernel.h"
-#include "rt_regime.h"
+#include "lib/kernel.h"
+#include "lib/regime.h"
 
 struct rt_bw_fair {
 	int cpu;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rt_stats.h"
+#include "lib/stats.h"
 
 /* One thread's line of the table: what it did during the measured run. */
 struct rt_row {

@@ -10,7 +10,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#include "rt_tracemark.h"
+#include "trace/marker.h"
 
 #define MARK_MAX 256
 
@@ -19,7 +19,7 @@ static int marker_fd = -1;
 static int top_fd = -1;	/* the top instance's, when marker_fd is another's */
 
 /**
- * rt_tracemark_open - open the trace_marker of the instance @instance (NULL:
+ * trace_marker_open - open the trace_marker of the instance @instance (NULL:
  * the top one, where a user's own trace-cmd record sees it)
  *
  * libtracefs finds tracefs (and mounts it when it can). The file is opened
@@ -29,9 +29,9 @@ static int top_fd = -1;	/* the top instance's, when marker_fd is another's */
  * steps of the experiment.
  *
  * Returns 0, or a negative errno when there is no trace_marker here; markers
- * are then off and rt_tracemark() does nothing.
+ * are then off and trace_mark() does nothing.
  */
-int rt_tracemark_open(const char *instance)
+int trace_marker_open(const char *instance)
 {
 	struct tracefs_instance *inst = NULL;
 
@@ -53,9 +53,9 @@ int rt_tracemark_open(const char *instance)
 }
 
 /**
- * rt_tracemark_enabled - whether rt_tracemark() writes anything
+ * trace_marker_enabled - whether trace_mark() writes anything
  */
-bool rt_tracemark_enabled(void)
+bool trace_marker_enabled(void)
 {
 	return marker_fd >= 0;
 }
@@ -76,13 +76,13 @@ static void __attribute__((format(printf, 2, 0))) mark(int fd, const char *fmt, 
 }
 
 /**
- * rt_tracemark - write one line to trace_marker
+ * trace_mark - write one line to trace_marker
  *
  * Formats on the stack and writes once: no allocation, one system call.
  * Lines longer than MARK_MAX are cut. A failed write (tracing off) is not an
  * error of the benchmark and is ignored.
  */
-void rt_tracemark(const char *fmt, ...)
+void trace_mark(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -94,11 +94,11 @@ void rt_tracemark(const char *fmt, ...)
 }
 
 /**
- * rt_tracemark_all - rt_tracemark(), and the same line to the top instance's
+ * trace_mark_all - trace_mark(), and the same line to the top instance's
  * trace_marker when the markers go to another instance: for the lines a
  * user's own recording should hold too
  */
-void rt_tracemark_all(const char *fmt, ...)
+void trace_mark_all(const char *fmt, ...)
 {
 	va_list ap, again;
 
@@ -114,12 +114,12 @@ void rt_tracemark_all(const char *fmt, ...)
 }
 
 /**
- * rt_tracemark_detach - send the markers to /dev/null from now on, leaving
+ * trace_marker_detach - send the markers to /dev/null from now on, leaving
  * the descriptor's number in place: threads that still write markers write
  * nowhere, and the instance whose trace_marker it was can be removed (an
  * open file keeps a trace instance busy)
  */
-void rt_tracemark_detach(void)
+void trace_marker_detach(void)
 {
 	int null;
 
@@ -133,9 +133,9 @@ void rt_tracemark_detach(void)
 }
 
 /**
- * rt_tracemark_close - close trace_marker; markers are off afterwards
+ * trace_marker_close - close trace_marker; markers are off afterwards
  */
-void rt_tracemark_close(void)
+void trace_marker_close(void)
 {
 	if (marker_fd >= 0)
 		close(marker_fd);

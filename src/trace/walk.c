@@ -8,23 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedwalk.h"
+#include "trace/internal/walk_state.h"
 
-const char *const rt_sev_names[RT_SEV_TYPES] = {
-	[RT_SEV_SWITCH] = "sched_switch",   [RT_SEV_WAKING] = "sched_waking",
-	[RT_SEV_WAKEUP] = "sched_wakeup",   [RT_SEV_MIGRATE] = "sched_migrate_task",
-	[RT_SEV_PI] = "sched_pi_setprio",
+const char *const trace_event_names[TRACE_EV_TYPES] = {
+	[TRACE_EV_SWITCH] = "sched_switch",   [TRACE_EV_WAKING] = "sched_waking",
+	[TRACE_EV_WAKEUP] = "sched_wakeup",   [TRACE_EV_MIGRATE] = "sched_migrate_task",
+	[TRACE_EV_PI] = "sched_pi_setprio",
 };
 
-#define MAX_CPUS RT_WALK_MAX_CPUS
+#define MAX_CPUS TRACE_WALK_MAX_CPUS
 /* The kernels' default limit, 50 ms of a second: what bounds a stretch when nothing else is said */
 #define DEFAULT_LIMIT_NS 50000000ULL
 #define PRIO_UNSAID INT32_MIN	/* an event that does not say the current task's priority */
 
 /**
- * rt_sched_task_init - a thread to analyse, counting events in [@win_start, @win_end]
+ * trace_task_init - a thread to analyse, counting events in [@win_start, @win_end]
  */
-void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start, uint64_t win_end)
+void trace_task_init(struct trace_task *t, pid_t tid, uint64_t win_start, uint64_t win_end)
 {
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -41,11 +41,11 @@ void rt_sched_task_init(struct rt_sched_task *t, pid_t tid, uint64_t win_start, 
 }
 
 /**
- * rt_sched_task_affinity - the CPUs @t may run on, for placement (NULL:
+ * trace_task_affinity - the CPUs @t may run on, for placement (NULL:
  * not known, the default: a trace does not carry it, and then only the CPU
  * it waits on counts)
  */
-void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus)
+void trace_task_affinity(struct trace_task *t, const cpu_set_t *cpus)
 {
 	t->affinity_known = cpus != NULL;
 	if (cpus)
@@ -55,7 +55,7 @@ void rt_sched_task_affinity(struct rt_sched_task *t, const cpu_set_t *cpus)
 /* The walk's tasks by thread id, then by their place among the tasks. */
 static int by_tid(const void *a, const void *b)
 {
-	const struct rt_walk_tid *x = a, *y = b;
+	const struct trace_walk_tid *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -63,7 +63,7 @@ static int by_tid(const void *a, const void *b)
 }
 
 /* The task of thread @pid (the first of that id), or NULL: a binary search, hundreds of tasks at 64 CPUs. */
-static struct rt_sched_task *find(const struct rt_sched_walk *w, int32_t pid)
+static struct trace_task *find(const struct trace_sched_walk *w, int32_t pid)
 {
 	size_t lo = 0, hi = w->ntasks;
 
@@ -80,7 +80,7 @@ static struct rt_sched_task *find(const struct rt_sched_walk *w, int32_t pid)
 	return lo < w->ntasks && w->by_tid[lo].tid == pid ? &w->tasks[w->by_tid[lo].i] : NULL;
 }
 
-static int inside(const struct rt_sched_task *t, uint64_t ts)
+static int inside(const struct trace_task *t, uint64_t ts)
 {
 	return ts >= t->win_start && ts <= t->win_end;
 }
@@ -89,16 +89,16 @@ static int inside(const struct rt_sched_task *t, uint64_t ts)
  * @t leaves its CPU; preempted, it is counted against who took the CPU,
  * unless the kernel's limit took it (counted when its kind is known).
  */
-static void switch_out(struct rt_sched_walk *w, struct rt_sched_task *t, const struct rt_sev *e,
+static void switch_out(struct trace_sched_walk *w, struct trace_task *t, const struct trace_event *e,
 		       bool limit)
 {
-	enum rt_preemptor by;
+	enum trace_preemptor by;
 
 	if (inside(t, e->ts))
 		t->switches_out++;
 	t->prio_now = e->prio;
 	t->boost_waiting = false;
-	if (!RT_SEV_RUNNABLE(e->arg)) {
+	if (!TRACE_EV_RUNNABLE(e->arg)) {
 		t->state = T_SLEEPING;
 		return;
 	}
@@ -107,13 +107,13 @@ static void switch_out(struct rt_sched_walk *w, struct rt_sched_task *t, const s
 	if (!inside(t, e->ts) || limit)
 		return;
 	if (find(w, e->pid2))
-		by = RT_BY_BENCH;
+		by = TRACE_BY_BENCH;
 	else
-		by = w->classify && e->pid2 ? w->classify(e->pid2, w->ctx) : RT_BY_OTHER;
+		by = w->classify && e->pid2 ? w->classify(e->pid2, w->ctx) : TRACE_BY_OTHER;
 	t->preempted[by]++;
 }
 
-static void switch_in(struct rt_sched_task *t, const struct rt_sev *e)
+static void switch_in(struct trace_task *t, const struct trace_event *e)
 {
 	if (inside(t, e->ts)) {
 		t->switches_in++;
@@ -140,7 +140,7 @@ static void switch_in(struct rt_sched_task *t, const struct rt_sev *e)
  * preempted it and stayed, but was moved; with an RT task of the same
  * priority, it is the article's last case, the PI-boosted lock owner.
  */
-static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struct cpu_now *cpus,
+static void migrate(struct trace_task *t, const struct trace_event *e, const struct cpu_now *cpus,
 		    const struct rt_topology *topo)
 {
 	int32_t from = (int32_t)e->arg;
@@ -152,7 +152,7 @@ static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struc
 		if (t->state == T_WAKING) {
 			t->mig_wakeup++;
 			if (from >= 0 && from < MAX_CPUS && cpus[from].known &&
-			    cpus[from].pid != e->pid && RT_PRIO_IS_RT(cpus[from].prio)) {
+			    cpus[from].pid != e->pid && TRACE_PRIO_IS_RT(cpus[from].prio)) {
 				if (cpus[from].prio > e->prio)
 					t->mig_lower_rt++;
 				else if (cpus[from].prio == e->prio)
@@ -169,16 +169,16 @@ static void migrate(struct rt_sched_task *t, const struct rt_sev *e, const struc
 }
 
 /**
- * rt_sched_walk_topology - the machine the trace is of: each migration is
+ * trace_sched_walk_topology - the machine the trace is of: each migration is
  * then counted by the distance it crossed (mig_distance)
  */
-void rt_sched_walk_topology(struct rt_sched_walk *w, const struct rt_topology *topo)
+void trace_sched_walk_topology(struct trace_sched_walk *w, const struct rt_topology *topo)
 {
 	w->topo = topo;
 }
 
 /**
- * rt_sched_walk_new - start a walk that fills @tasks from events fed one by one
+ * trace_sched_walk_new - start a walk that fills @tasks from events fed one by one
  * @classify: names the kind of a preempting task that is not a benchmark
  *            thread (NULL: all are "other")
  *
@@ -186,10 +186,10 @@ void rt_sched_walk_topology(struct rt_sched_walk *w, const struct rt_topology *t
  * come. The tasks' thread ids are read here, once. Returns NULL when out of
  * memory.
  */
-struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntasks,
-					 rt_preemptor_fn classify, void *ctx)
+struct trace_sched_walk *trace_sched_walk_new(struct trace_task *tasks, size_t ntasks,
+					 trace_preemptor_fn classify, void *ctx)
 {
-	struct rt_sched_walk *w = calloc(1, sizeof(*w));
+	struct trace_sched_walk *w = calloc(1, sizeof(*w));
 	size_t t;
 	int i;
 
@@ -199,15 +199,15 @@ struct rt_sched_walk *rt_sched_walk_new(struct rt_sched_task *tasks, size_t ntas
 	w->by_tid = calloc(ntasks ? ntasks : 1, sizeof(*w->by_tid));
 	if (!w->cpus || !w->by_tid || ntasks > UINT32_MAX)
 		goto fail;
-	*w = (struct rt_sched_walk){ .tasks = tasks, .ntasks = ntasks, .classify = classify,
+	*w = (struct trace_sched_walk){ .tasks = tasks, .ntasks = ntasks, .classify = classify,
 				     .ctx = ctx, .cpus = w->cpus, .by_tid = w->by_tid, .max_cpu = -1,
 				     .regime = RT_BW_UNKNOWN, .limit_bound = 2 * DEFAULT_LIMIT_NS };
 	for (i = 0; i < MAX_CPUS; i++)
 		w->cpus[i].limit.by = -1;
 	for (t = 0; t < ntasks; t++)
-		w->by_tid[t] = (struct rt_walk_tid){ .tid = tasks[t].tid, .i = (uint32_t)t };
+		w->by_tid[t] = (struct trace_walk_tid){ .tid = tasks[t].tid, .i = (uint32_t)t };
 	qsort(w->by_tid, ntasks, sizeof(*w->by_tid), by_tid);
-	if (rt_place_init(w))
+	if (trace_place_init(w))
 		goto fail;
 	return w;
 fail:
@@ -218,32 +218,32 @@ fail:
 }
 
 /**
- * rt_sched_walk_cpus - fill @cpus (@n of them, zeroed by the caller) with
+ * trace_sched_walk_cpus - fill @cpus (@n of them, zeroed by the caller) with
  * the placement figures per CPU as the walk goes
  */
-void rt_sched_walk_cpus(struct rt_sched_walk *w, struct rt_sched_cpu *cpus, size_t n)
+void trace_sched_walk_cpus(struct trace_sched_walk *w, struct trace_cpu *cpus, size_t n)
 {
 	w->out = cpus;
 	w->nout = n;
 }
 
 /**
- * rt_sched_walk_regime - the kernel's RT bandwidth limits, as the regime
+ * trace_sched_walk_regime - the kernel's RT bandwidth limits, as the regime
  * @regime (the default: unknown, which is read as both) with @limit_ns the
  * longest of them (0: the kernels' default, 50 ms): a stretch of them
  * ends at twice that at the latest
  */
-void rt_sched_walk_regime(struct rt_sched_walk *w, enum rt_bw_regime regime, uint64_t limit_ns)
+void trace_sched_walk_regime(struct trace_sched_walk *w, enum rt_bw_regime regime, uint64_t limit_ns)
 {
 	w->regime = regime;
 	w->limit_bound = 2 * (limit_ns ? limit_ns : DEFAULT_LIMIT_NS);
 }
 
 /**
- * rt_sched_walk_spans - have @fn told of each span of placement waiting
- * (rt_sched_place) as it ends, with @ctx
+ * trace_sched_walk_spans - have @fn told of each span of placement waiting
+ * (trace_placement) as it ends, with @ctx
  */
-void rt_sched_walk_spans(struct rt_sched_walk *w, rt_span_fn fn, void *ctx)
+void trace_sched_walk_spans(struct trace_sched_walk *w, trace_span_fn fn, void *ctx)
 {
 	w->span_fn = fn;
 	w->span_ctx = ctx;
@@ -254,29 +254,29 @@ void rt_sched_walk_spans(struct rt_sched_walk *w, rt_span_fn fn, void *ctx)
  * priority, PRIO_UNSAID if the event does not say): what the switches
  * recorded there said, or a switch was left out.
  */
-static void seen_current(struct rt_sched_walk *w, int cpu, int32_t pid, int32_t prio)
+static void seen_current(struct trace_sched_walk *w, int cpu, int32_t pid, int32_t prio)
 {
 	struct cpu_now *now = &w->cpus[cpu];
-	struct rt_sched_task *t;
+	struct trace_task *t;
 
 	if (cpu > w->max_cpu)
 		w->max_cpu = cpu;
 	if (now->known && now->pid == pid) {
-		rt_place_confirm(w, cpu);
+		trace_place_confirm(w, cpu);
 		return;
 	}
-	rt_place_take_back_cpu(w, cpu);
+	trace_place_take_back_cpu(w, cpu);
 	t = find(w, pid);
 	if (t && t->state != T_RUNNING) {
 		/* it runs: the switch to it was left out */
-		rt_place_take_back_task(w, (size_t)(t - w->tasks));
+		trace_place_take_back_task(w, (size_t)(t - w->tasks));
 		t->state = T_RUNNING;
 		t->cpu = cpu;
 	}
 	if (prio == PRIO_UNSAID && t && t->prio_now >= 0)
 		prio = t->prio_now;
 	if (pid == 0)
-		prio = RT_PRIO_IDLE;
+		prio = TRACE_PRIO_IDLE;
 	now->pid = pid;
 	now->prio = prio;
 	now->known = prio != PRIO_UNSAID;
@@ -288,11 +288,11 @@ static void seen_current(struct rt_sched_walk *w, int cpu, int32_t pid, int32_t 
  * the kernel's RT bandwidth limits do that, whoever runs next (a higher
  * class, the stopper or a deadline task, preempts as a higher priority).
  */
-static bool limit_switch(const struct rt_sched_walk *w, const struct rt_sev *e)
+static bool limit_switch(const struct trace_sched_walk *w, const struct trace_event *e)
 {
-	int next = e->pid2 == 0 ? RT_PRIO_IDLE : e->prio2;
+	int next = e->pid2 == 0 ? TRACE_PRIO_IDLE : e->prio2;
 
-	return w->regime != RT_BW_NEITHER && RT_PRIO_IS_RT(e->prio) && RT_SEV_RUNNABLE(e->arg) &&
+	return w->regime != RT_BW_NEITHER && TRACE_PRIO_IS_RT(e->prio) && TRACE_EV_RUNNABLE(e->arg) &&
 	       next > e->prio;
 }
 
@@ -303,25 +303,25 @@ static bool limit_switch(const struct rt_sched_walk *w, const struct rt_sev *e)
  * server never idles a CPU, so on a kernel with both limits it is RT
  * throttling, and under the fair server alone the server has stopped.
  */
-static void switched(struct rt_sched_walk *w, const struct rt_sev *e, bool limit, int by, bool count)
+static void switched(struct trace_sched_walk *w, const struct trace_event *e, bool limit, int by, bool count)
 {
 	struct cpu_now *now = &w->cpus[e->cpu];
 
 	now->pid = e->pid2;
-	now->prio = e->pid2 == 0 ? RT_PRIO_IDLE : e->prio2;
+	now->prio = e->pid2 == 0 ? TRACE_PRIO_IDLE : e->prio2;
 	now->known = true;
 	now->claimed = false;
 	if (limit) {
-		rt_limit_begin(w, e->cpu, e->ts, by, count);
-	} else if (now->limit.on && RT_PRIO_IS_RT(e->prio2) && e->pid2) {
-		rt_limit_end(w, e->cpu);
+		trace_limit_begin(w, e->cpu, e->ts, by, count);
+	} else if (now->limit.on && TRACE_PRIO_IS_RT(e->prio2) && e->pid2) {
+		trace_limit_end(w, e->cpu);
 		return;
 	}
 	if (now->limit.on && e->pid2 == 0) {
 		if (w->regime == RT_BW_FAIR_SERVER)
-			rt_limit_end(w, e->cpu);
+			trace_limit_end(w, e->cpu);
 		else
-			rt_limit_decide(w, e->cpu, RT_LIMIT_THROTTLED);
+			trace_limit_decide(w, e->cpu, TRACE_LIMIT_THROTTLED);
 	}
 }
 
@@ -329,7 +329,7 @@ static void switched(struct rt_sched_walk *w, const struct rt_sev *e, bool limit
  * Stretches of the limit that outlast their bound end there: the time up
  * to it is the limit's, the rest the CPU's own.
  */
-static int expire_limits(struct rt_sched_walk *w, uint64_t ts)
+static int expire_limits(struct trace_sched_walk *w, uint64_t ts)
 {
 	for (;;) {
 		uint64_t first = UINT64_MAX;
@@ -346,17 +346,17 @@ static int expire_limits(struct rt_sched_walk *w, uint64_t ts)
 		}
 		if (at < 0 || first >= ts)
 			return 0;
-		rt_place_advance(w, first);
+		trace_place_advance(w, first);
 		w->last_ts = first;
-		rt_limit_end(w, at);
-		ret = rt_place_claim(w, first);
+		trace_limit_end(w, at);
+		ret = trace_place_claim(w, first);
 		if (ret)
 			return ret;
 	}
 }
 
 /**
- * rt_sched_walk_feed - one more event, later than (or as late as) the last
+ * trace_sched_walk_feed - one more event, later than (or as late as) the last
  *
  * Each task's figures count only events inside its window; states are
  * followed throughout. A CPU's current task is the last one a recorded
@@ -365,9 +365,9 @@ static int expire_limits(struct rt_sched_walk *w, uint64_t ts)
  * Returns 0, or -EINVAL for an event earlier than the last (nothing is
  * counted of it).
  */
-int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
+int trace_sched_walk_feed(struct trace_sched_walk *w, const struct trace_event *e)
 {
-	struct rt_sched_task *t, *tasks = w->tasks;
+	struct trace_task *t, *tasks = w->tasks;
 	bool on_cpu = e->cpu >= 0 && e->cpu < MAX_CPUS;
 	struct cpu_now *cpus = w->cpus;
 	bool limit;
@@ -378,14 +378,14 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 	ret = expire_limits(w, e->ts);
 	if (ret)
 		return ret;
-	rt_place_advance(w, e->ts);
+	trace_place_advance(w, e->ts);
 	w->last_ts = e->ts;
-	if (on_cpu && e->type == RT_SEV_SWITCH)
+	if (on_cpu && e->type == TRACE_EV_SWITCH)
 		seen_current(w, e->cpu, e->pid, e->prio);
 	else if (on_cpu && e->has_cur && e->cur >= 0)
 		seen_current(w, e->cpu, e->cur, PRIO_UNSAID);
 	switch (e->type) {
-	case RT_SEV_SWITCH:
+	case TRACE_EV_SWITCH:
 		limit = on_cpu && limit_switch(w, e);
 		t = find(w, e->pid);
 		if (t)
@@ -395,11 +395,11 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		t = find(w, e->pid2);
 		if (t) {
 			/* its wait ended here, as recorded: the wait stands on its side */
-			rt_place_task_confirm(w, (size_t)(t - tasks));
+			trace_place_task_confirm(w, (size_t)(t - tasks));
 			switch_in(t, e);
 		}
 		break;
-	case RT_SEV_WAKING:
+	case TRACE_EV_WAKING:
 		t = find(w, e->pid);
 		if (t && t->state == T_SLEEPING) {
 			t->state = T_WAKING;
@@ -412,18 +412,18 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		if (t)
 			t->prio_now = e->prio;
 		break;
-	case RT_SEV_WAKEUP:
+	case TRACE_EV_WAKEUP:
 		/* where it was put: the CPU it waits on */
 		t = find(w, e->pid);
 		if (t && t->state == T_WAKING && e->arg >= 0 && e->arg < MAX_CPUS)
 			t->cpu = (int)e->arg;
 		break;
-	case RT_SEV_MIGRATE:
+	case TRACE_EV_MIGRATE:
 		t = find(w, e->pid);
 		if (t)
 			migrate(t, e, cpus, w->topo);
 		break;
-	case RT_SEV_PI:
+	case TRACE_EV_PI:
 		t = find(w, e->pid);
 		if (t && e->prio2 < e->prio && inside(t, e->ts)) {
 			t->pi_boosts++;
@@ -445,43 +445,43 @@ int rt_sched_walk_feed(struct rt_sched_walk *w, const struct rt_sev *e)
 		break;
 	}
 	/* the event's task may wait now: the only one that can start to */
-	rt_place_touch(w, find(w, e->pid));
-	return rt_place_claim(w, e->ts);
+	trace_place_touch(w, find(w, e->pid));
+	return trace_place_claim(w, e->ts);
 }
 
 /* The end of a walk: the spans still open end, its memory goes, the tasks keep their figures. */
-void rt_sched_walk_free(struct rt_sched_walk *w)
+void trace_sched_walk_free(struct trace_sched_walk *w)
 {
 	int c;
 
 	if (!w)
 		return;
 	for (c = 0; c <= w->max_cpu; c++)
-		rt_limit_end(w, c);
-	rt_place_end(w);
-	rt_place_free(w);
+		trace_limit_end(w, c);
+	trace_place_end(w);
+	trace_place_free(w);
 	free(w->by_tid);
 	free(w->cpus);
 	free(w);
 }
 
 /**
- * rt_sched_analyse - walk the @n events of @ev (in time order) and fill @tasks
+ * trace_sched_analyse - walk the @n events of @ev (in time order) and fill @tasks
  *
- * rt_sched_walk_feed() says what counts. Returns 0, -EINVAL for events out
+ * trace_sched_walk_feed() says what counts. Returns 0, -EINVAL for events out
  * of time order, -ENOMEM.
  */
-int rt_sched_analyse(const struct rt_sev *ev, size_t n, struct rt_sched_task *tasks, size_t ntasks,
-		     rt_preemptor_fn classify, void *ctx)
+int trace_sched_analyse(const struct trace_event *ev, size_t n, struct trace_task *tasks, size_t ntasks,
+			trace_preemptor_fn classify, void *ctx)
 {
-	struct rt_sched_walk *w = rt_sched_walk_new(tasks, ntasks, classify, ctx);
+	struct trace_sched_walk *w = trace_sched_walk_new(tasks, ntasks, classify, ctx);
 	size_t i;
 	int ret = 0;
 
 	if (!w)
 		return -ENOMEM;
 	for (i = 0; i < n && !ret; i++)
-		ret = rt_sched_walk_feed(w, &ev[i]);
-	rt_sched_walk_free(w);
+		ret = trace_sched_walk_feed(w, &ev[i]);
+	trace_sched_walk_free(w);
 	return ret;
 }

@@ -1,48 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libtraceevent's records of the sched events and of trace_marker, decoded
- * into what the analysis takes (struct rt_sev) and the markers' text.
+ * into what the analysis takes (struct trace_event) and the markers' text.
  */
 #include <stdint.h>
 #include <string.h>
 #include <event-parse.h>
 
-#include "rt_sevdecode.h"
+#include "trace/internal/decode.h"
 
-/* The fields read of each event, in struct rt_sev's order of use. */
-static const char *const fields[RT_SEV_TYPES][RT_SEV_NFIELDS] = {
-	[RT_SEV_SWITCH] = { "prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio" },
-	[RT_SEV_WAKING] = { "pid", "prio", "target_cpu" },
-	[RT_SEV_WAKEUP] = { "pid", "prio", "target_cpu" },
-	[RT_SEV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu" },
-	[RT_SEV_PI] = { "pid", "oldprio", "newprio" },
+/* The fields read of each event, in struct trace_event's order of use. */
+static const char *const fields[TRACE_EV_TYPES][TRACE_EV_NFIELDS] = {
+	[TRACE_EV_SWITCH] = { "prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio" },
+	[TRACE_EV_WAKING] = { "pid", "prio", "target_cpu" },
+	[TRACE_EV_WAKEUP] = { "pid", "prio", "target_cpu" },
+	[TRACE_EV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu" },
+	[TRACE_EV_PI] = { "pid", "oldprio", "newprio" },
 };
 
 /* The names of the tasks of each event, to tell the stopper by (optional fields). */
-static const char *const comms[RT_SEV_TYPES][2] = {
-	[RT_SEV_SWITCH] = { "prev_comm", "next_comm" },
-	[RT_SEV_WAKING] = { "comm" },
-	[RT_SEV_WAKEUP] = { "comm" },
+static const char *const comms[TRACE_EV_TYPES][2] = {
+	[TRACE_EV_SWITCH] = { "prev_comm", "next_comm" },
+	[TRACE_EV_WAKING] = { "comm" },
+	[TRACE_EV_WAKEUP] = { "comm" },
 };
 
 /**
- * rt_sev_decoder_init - find the events and their fields in @tep's formats
+ * trace_decoder_init - find the events and their fields in @tep's formats
  *
  * An event the formats lack, or whose fields are not all there (the first
  * one missing in d->missing), keeps id -1 and is never decoded; the caller
  * says whether that matters.
  */
-void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
+void trace_decoder_init(struct trace_decoder *d, struct tep_handle *tep)
 {
 	struct tep_event *ev;
 	int i, f;
 
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
-	for (i = 0; i < RT_SEV_TYPES; i++) {
+	for (i = 0; i < TRACE_EV_TYPES; i++) {
 		d->id[i] = -1;
-		ev = tep_find_event_by_name(tep, "sched", rt_sev_names[i]);
-		for (f = 0; ev && f < RT_SEV_NFIELDS && fields[i][f]; f++) {
+		ev = tep_find_event_by_name(tep, "sched", trace_event_names[i]);
+		for (f = 0; ev && f < TRACE_EV_NFIELDS && fields[i][f]; f++) {
 			d->field[i][f] = tep_find_field(ev, fields[i][f]);
 			if (!d->field[i][f]) {
 				d->missing[i] = fields[i][f];
@@ -76,7 +76,7 @@ void rt_sev_decoder_init(struct rt_sev_decoder *d, struct tep_handle *tep)
  * libtraceevent's general reader), by libtraceevent otherwise; 0 for a
  * field past the record's end (a damaged file).
  */
-static long long num(const struct rt_sev_decoder *d, struct tep_format_field *f,
+static long long num(const struct trace_decoder *d, struct tep_format_field *f,
 		     struct tep_record *r)
 {
 	const unsigned char *p = (const unsigned char *)r->data + f->offset;
@@ -132,11 +132,11 @@ static int32_t stopper_prio(const struct tep_format_field *comm, struct tep_reco
 	if (strncmp(c, name, sizeof(name) - 1) || c[sizeof(name) - 1] < '0' ||
 	    c[sizeof(name) - 1] > '9')
 		return prio;
-	return RT_PRIO_STOP;
+	return TRACE_PRIO_STOP;
 }
 
 /* A trace_marker line, without its newline; the record's data ends it. */
-static void marker(const struct rt_sev_decoder *d, struct tep_record *r, char *text, size_t len,
+static void marker(const struct trace_decoder *d, struct tep_record *r, char *text, size_t len,
 		   pid_t *pid)
 {
 	const char *buf = (const char *)r->data + d->print_buf->offset;
@@ -153,9 +153,9 @@ static void marker(const struct rt_sev_decoder *d, struct tep_record *r, char *t
 }
 
 /**
- * rt_sev_type - the event id of @r (its common_type), as tep_data_type() gives it
+ * trace_decode_type - the event id of @r (its common_type), as tep_data_type() gives it
  */
-int rt_sev_type(const struct rt_sev_decoder *d, struct tep_record *r)
+int trace_decode_type(const struct trace_decoder *d, struct tep_record *r)
 {
 	if (!d->common_type)
 		return tep_data_type(d->tep, r);
@@ -163,49 +163,49 @@ int rt_sev_type(const struct rt_sev_decoder *d, struct tep_record *r)
 }
 
 /**
- * rt_sev_kind - what @r is, without decoding it: RT_DECODED_EVENT (a
- * scheduler event), RT_DECODED_MARKER or RT_DECODED_NONE
+ * trace_decode_kind - what @r is, without decoding it: TRACE_DECODED_EVENT (a
+ * scheduler event), TRACE_DECODED_MARKER or TRACE_DECODED_NONE
  */
-enum rt_decoded rt_sev_kind(const struct rt_sev_decoder *d, struct tep_record *r)
+enum trace_decoded trace_decode_kind(const struct trace_decoder *d, struct tep_record *r)
 {
-	int id = rt_sev_type(d, r), type;
+	int id = trace_decode_type(d, r), type;
 
 	if (id == d->print_id)
-		return RT_DECODED_MARKER;
-	for (type = 0; type < RT_SEV_TYPES; type++) {
+		return TRACE_DECODED_MARKER;
+	for (type = 0; type < TRACE_EV_TYPES; type++) {
 		if (d->id[type] == id)
-			return RT_DECODED_EVENT;
+			return TRACE_DECODED_EVENT;
 	}
-	return RT_DECODED_NONE;
+	return TRACE_DECODED_NONE;
 }
 
 /**
- * rt_sev_decode - @r as a scheduler event (into @e) or a marker (its text
+ * trace_decode - @r as a scheduler event (into @e) or a marker (its text
  * into @text, @len bytes with the NUL, its writer into @pid)
  * @text: NULL when markers are not wanted
  *
- * Returns what @r was: RT_DECODED_EVENT, RT_DECODED_MARKER or RT_DECODED_NONE.
+ * Returns what @r was: TRACE_DECODED_EVENT, TRACE_DECODED_MARKER or TRACE_DECODED_NONE.
  */
-enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record *r, int cpu,
-			      struct rt_sev *e, char *text, size_t len, pid_t *pid)
+enum trace_decoded trace_decode(const struct trace_decoder *d, struct tep_record *r, int cpu,
+				struct trace_event *e, char *text, size_t len, pid_t *pid)
 {
 	struct tep_format_field *const *f;
-	int id = rt_sev_type(d, r), type;
+	int id = trace_decode_type(d, r), type;
 
 	if (id == d->print_id) {
 		if (!text || !len || !pid)
-			return RT_DECODED_NONE;
+			return TRACE_DECODED_NONE;
 		marker(d, r, text, len, pid);
-		return RT_DECODED_MARKER;
+		return TRACE_DECODED_MARKER;
 	}
-	for (type = 0; type < RT_SEV_TYPES; type++) {
+	for (type = 0; type < TRACE_EV_TYPES; type++) {
 		if (d->id[type] == id)
 			break;
 	}
-	if (type == RT_SEV_TYPES)
-		return RT_DECODED_NONE;
+	if (type == TRACE_EV_TYPES)
+		return TRACE_DECODED_NONE;
 	f = d->field[type];
-	*e = (struct rt_sev){ .ts = r->ts, .cpu = cpu, .type = type };
+	*e = (struct trace_event){ .ts = r->ts, .cpu = cpu, .type = type };
 	e->pid = (int32_t)num(d, f[0], r);
 	e->prio = stopper_prio(d->comm[type][0], r, (int32_t)num(d, f[1], r));
 	if (d->common_pid) {
@@ -213,22 +213,22 @@ enum rt_decoded rt_sev_decode(const struct rt_sev_decoder *d, struct tep_record 
 		e->has_cur = 1;
 	}
 	switch (type) {
-	case RT_SEV_SWITCH:
+	case TRACE_EV_SWITCH:
 		e->arg = num(d, f[2], r);
 		e->pid2 = (int32_t)num(d, f[3], r);
 		e->prio2 = stopper_prio(d->comm[type][1], r, (int32_t)num(d, f[4], r));
 		break;
-	case RT_SEV_WAKING:
-	case RT_SEV_WAKEUP:
+	case TRACE_EV_WAKING:
+	case TRACE_EV_WAKEUP:
 		e->arg = num(d, f[2], r);
 		break;
-	case RT_SEV_MIGRATE:
+	case TRACE_EV_MIGRATE:
 		e->arg = num(d, f[2], r);
 		e->arg2 = (int32_t)num(d, f[3], r);
 		break;
-	case RT_SEV_PI:
+	case TRACE_EV_PI:
 		e->prio2 = (int32_t)num(d, f[2], r);
 		break;
 	}
-	return RT_DECODED_EVENT;
+	return TRACE_DECODED_EVENT;
 }

@@ -17,10 +17,10 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "rt_cpus.h"
-#include "rt_tracer.h"
+#include "lib/cpus.h"
+#include "trace/internal/instance.h"
 
-struct rt_tracer {
+struct trace_instance {
 	struct tracefs_instance *instance;
 	char *name;
 	int lock_fd;			/* the instance's folder, flock()ed while in use */
@@ -47,7 +47,7 @@ static bool in_init_pid_ns(void)
  * Hold the instance's folder locked; then check that it is still there (a
  * sweep that locked it first, between its creation and now, removed it).
  */
-static int lock_instance(struct rt_tracer *t)
+static int lock_instance(struct trace_instance *t)
 {
 	char *dir = tracefs_instance_get_dir(t->instance);
 	struct stat st;
@@ -63,13 +63,13 @@ static int lock_instance(struct rt_tracer *t)
 }
 
 /* @kb on each CPU of the run, a page or so on the others (no CPU can have none) */
-static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpus)
+static int set_buffers(struct trace_instance *t, size_t kb, const struct bitmask *cpus)
 {
 	int i, cpu;
 
 	if (!cpus)
 		return tracefs_instance_set_buffer_size(t->instance, kb, -1) < 0 ? -1 : 0;
-	if (tracefs_instance_set_buffer_size(t->instance, RT_TRACER_IDLE_KB, -1) < 0)
+	if (tracefs_instance_set_buffer_size(t->instance, TRACE_INSTANCE_IDLE_KB, -1) < 0)
 		return -1;
 	for (i = 0; (cpu = rt_cpus_nth(cpus, i)) >= 0; i++)
 		if (tracefs_instance_set_buffer_size(t->instance, kb, cpu) < 0)
@@ -77,11 +77,11 @@ static int set_buffers(struct rt_tracer *t, size_t kb, const struct bitmask *cpu
 	return 0;
 }
 
-static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
+static int setup(struct trace_instance *t, const char *name, size_t buffer_kb,
 		 const struct bitmask *cpus, char *err, size_t len);
 
 /* The run's CPUs, for the switches' filter. */
-static int keep_cpus(struct rt_tracer *t, const struct bitmask *cpus)
+static int keep_cpus(struct trace_instance *t, const struct bitmask *cpus)
 {
 	int i, n = cpus ? rt_cpus_count(cpus) : 0;
 
@@ -97,15 +97,15 @@ static int keep_cpus(struct rt_tracer *t, const struct bitmask *cpus)
 }
 
 /**
- * rt_tracer_open - create the instance @name and prepare it, tracing off
+ * trace_instance_open - create the instance @name and prepare it, tracing off
  * @buffer_kb: ring buffer of each CPU of @cpus
- * @cpus: the CPUs the run uses (NULL: all); the others get RT_TRACER_IDLE_KB
+ * @cpus: the CPUs the run uses (NULL: all); the others get TRACE_INSTANCE_IDLE_KB
  *
  * The instance traces on CLOCK_MONOTONIC ("mono"), so that its times
  * compare with the benchmark's, and drops new events rather than
  * overwriting old ones when full, counting what it dropped. It is locked
- * (flock on its folder) until rt_tracer_close() or the process's end:
- * rt_tracer_sweep() removes only instances nobody holds, whatever PID
+ * (flock on its folder) until trace_instance_close() or the process's end:
+ * trace_instance_sweep() removes only instances nobody holds, whatever PID
  * namespace their owner is in.
  *
  * Returns 0, or a negative errno with @err naming what is missing:
@@ -114,10 +114,10 @@ static int keep_cpus(struct rt_tracer *t, const struct bitmask *cpus)
  * other than the machine's, -EEXIST @name exists already,
  * -EAGAIN a sweep removed it as it was created (try another name).
  */
-int rt_tracer_open(struct rt_tracer **tp, const char *name, size_t buffer_kb,
-		   const struct bitmask *cpus, char *err, size_t len)
+int trace_instance_open(struct trace_instance **tp, const char *name, size_t buffer_kb,
+			const struct bitmask *cpus, char *err, size_t len)
 {
-	struct rt_tracer *t = calloc(1, sizeof(*t));
+	struct trace_instance *t = calloc(1, sizeof(*t));
 	int ret;
 
 	*tp = NULL;
@@ -132,13 +132,13 @@ int rt_tracer_open(struct rt_tracer **tp, const char *name, size_t buffer_kb,
 	else
 		ret = setup(t, name, buffer_kb, cpus, err, len);
 	if (ret)
-		rt_tracer_close(t);
+		trace_instance_close(t);
 	else
 		*tp = t;
 	return ret;
 }
 
-static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
+static int setup(struct trace_instance *t, const char *name, size_t buffer_kb,
 		 const struct bitmask *cpus, char *err, size_t len)
 {
 	char path[PATH_MAX];
@@ -186,9 +186,9 @@ static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 		snprintf(err, len, "the trace instance %s was removed as it was created", name);
 		return -EAGAIN;
 	}
-	for (i = 0; i < RT_SEV_TYPES; i++) {
-		if (!tracefs_event_file_exists(t->instance, "sched", rt_sev_names[i], "filter")) {
-			snprintf(err, len, "this kernel has no sched:%s event", rt_sev_names[i]);
+	for (i = 0; i < TRACE_EV_TYPES; i++) {
+		if (!tracefs_event_file_exists(t->instance, "sched", trace_event_names[i], "filter")) {
+			snprintf(err, len, "this kernel has no sched:%s event", trace_event_names[i]);
 			return -ENOENT;
 		}
 	}
@@ -220,9 +220,9 @@ static int setup(struct rt_tracer *t, const char *name, size_t buffer_kb,
 }
 
 /**
- * rt_tracer_dir - the instance's directory (to free), e.g. for a signal handler to remove
+ * trace_instance_dir - the instance's directory (to free), e.g. for a signal handler to remove
  */
-char *rt_tracer_dir(struct rt_tracer *t)
+char *trace_instance_dir(struct trace_instance *t)
 {
 	return t->instance ? tracefs_instance_get_dir(t->instance) : NULL;
 }
@@ -254,7 +254,7 @@ static int cmp_pid(const void *a, const void *b)
 }
 
 /**
- * rt_tracer_filter - record only events of @tids, and enable the events
+ * trace_instance_filter - record only events of @tids, and enable the events
  *
  * sched_switch is kept when either side is one of them, so that a
  * preemption shows who took the CPU, and every one on the run's CPUs, so
@@ -264,7 +264,7 @@ static int cmp_pid(const void *a, const void *b)
  *
  * Returns 0 or a negative errno.
  */
-int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
+int trace_instance_filter(struct trace_instance *t, const pid_t *tids, size_t n)
 {
 	size_t len = 64 + (n + t->ncpus) * 48;
 	char *prev = malloc(len), *next = malloc(len), *sw = malloc(3 * len + 8);
@@ -291,10 +291,10 @@ int rt_tracer_filter(struct rt_tracer *t, const pid_t *tids, size_t n)
 		snprintf(sw, len, "common_pid<0");
 		snprintf(prev, len, "common_pid<0");
 	}
-	for (i = 0; i < RT_SEV_TYPES; i++) {
-		if (tracefs_event_file_write(t->instance, "sched", rt_sev_names[i], "filter",
-					     i == RT_SEV_SWITCH ? sw : prev) < 0 ||
-		    tracefs_event_enable(t->instance, "sched", rt_sev_names[i])) {
+	for (i = 0; i < TRACE_EV_TYPES; i++) {
+		if (tracefs_event_file_write(t->instance, "sched", trace_event_names[i], "filter",
+					     i == TRACE_EV_SWITCH ? sw : prev) < 0 ||
+		    tracefs_event_enable(t->instance, "sched", trace_event_names[i])) {
 			ret = errno ? -errno : -EIO;
 			goto out;
 		}
@@ -309,52 +309,52 @@ out:
 }
 
 /**
- * rt_tracer_start - tracing on; Returns 0 or -EIO
+ * trace_instance_start - tracing on; Returns 0 or -EIO
  */
-int rt_tracer_start(struct rt_tracer *t)
+int trace_instance_start(struct trace_instance *t)
 {
 	return tracefs_trace_on(t->instance) ? -EIO : 0;
 }
 
 /**
- * rt_tracer_begin - rt_tracer_filter() for @tids, then rt_tracer_start()
+ * trace_instance_begin - trace_instance_filter() for @tids, then trace_instance_start()
  *
  * Returns 0 or a negative errno.
  */
-int rt_tracer_begin(struct rt_tracer *t, const pid_t *tids, size_t n)
+int trace_instance_begin(struct trace_instance *t, const pid_t *tids, size_t n)
 {
-	int ret = rt_tracer_filter(t, tids, n);
+	int ret = trace_instance_filter(t, tids, n);
 
-	return ret ? ret : rt_tracer_start(t);
+	return ret ? ret : trace_instance_start(t);
 }
 
 /**
- * rt_tracer_stop - tracing off; Returns 0 or -EIO
+ * trace_instance_stop - tracing off; Returns 0 or -EIO
  */
-int rt_tracer_stop(struct rt_tracer *t)
+int trace_instance_stop(struct trace_instance *t)
 {
 	return tracefs_trace_off(t->instance) ? -EIO : 0;
 }
 
 /**
- * rt_tracer_is_on - is the instance recording (tracing_on)?
+ * trace_instance_is_on - is the instance recording (tracing_on)?
  */
-bool rt_tracer_is_on(const struct rt_tracer *t)
+bool trace_instance_is_on(const struct trace_instance *t)
 {
 	return tracefs_trace_is_on(t->instance) == 1;
 }
 
 /* The instance's name, as trace-cmd's -B takes it. */
-const char *rt_tracer_name(const struct rt_tracer *t)
+const char *trace_instance_name(const struct trace_instance *t)
 {
 	return t->name;
 }
 
 /**
- * rt_tracer_lost - the events the instance's buffers dropped since it was
+ * trace_instance_lost - the events the instance's buffers dropped since it was
  * created, from every CPU's stats
  */
-uint64_t rt_tracer_lost(const struct rt_tracer *t)
+uint64_t trace_instance_lost(const struct trace_instance *t)
 {
 	static const char *const keys[] = { "overrun:", "dropped events:" };
 	char file[64], *stats, *p;
@@ -378,13 +378,13 @@ uint64_t rt_tracer_lost(const struct rt_tracer *t)
 }
 
 /**
- * rt_tracer_close - remove the instance and free everything, @t too (NULL: nothing)
+ * trace_instance_close - remove the instance and free everything, @t too (NULL: nothing)
  *
  * Nobody may hold a file of the instance open: its trace_marker, a
  * recorder's per-CPU buffers. A recorder killed a moment ago is waited for,
  * a second at most.
  */
-void rt_tracer_close(struct rt_tracer *t)
+void trace_instance_close(struct trace_instance *t)
 {
 	if (!t)
 		return;
@@ -435,18 +435,18 @@ static int sweep_one(const char *name, void *ctx)
 }
 
 /**
- * rt_tracer_sweep - remove the instances "@prefix..." that nobody holds
+ * trace_instance_sweep - remove the instances "@prefix..." that nobody holds
  *
  * A benchmark killed with SIGKILL cannot remove its instance; the next run
  * does. An instance is in use while its owner holds the lock on its folder
- * (rt_tracer_open()): a PID would not tell, since the owner may be in
+ * (trace_instance_open()): a PID would not tell, since the owner may be in
  * another PID namespace. (tracefs_instances_walk() rather than
  * tracefs_instances(), whose compiled regular expression libtracefs 1.6
  * never frees.)
  *
  * Returns how many were removed.
  */
-int rt_tracer_sweep(const char *prefix)
+int trace_instance_sweep(const char *prefix)
 {
 	struct sweep sw = { prefix, 0 };
 

@@ -25,7 +25,7 @@
 #include <kbuffer.h>
 #include <trace-cmd.h>
 
-#include "tdpages.h"
+#include "trace/internal/pages.h"
 
 /*
  * Exported by libtracecmd since its first release, declared in trace-cmd's
@@ -58,7 +58,7 @@ struct cursor {
 	bool damaged;			/* a page it could not read: the walk fails */
 };
 
-struct td_pages {
+struct trace_pages {
 	int fd;
 	size_t page_size;
 	struct cursor *cur;		/* a whole CPU each */
@@ -86,7 +86,7 @@ static bool sane(const struct cursor *c, const char *p)
 	return (commit & COMMIT_MASK) + 8 + c->long_size <= c->page_size;
 }
 
-static int cursor_init(struct cursor *c, const struct td_pages *p, int cpu)
+static int cursor_init(struct cursor *c, const struct trace_pages *p, int cpu)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = p->fd;
@@ -274,7 +274,7 @@ static void sift_down(struct cursor **h, int n, int i)
 	}
 }
 
-void td_pages_close(struct td_pages *p)
+void trace_pages_close(struct trace_pages *p)
 {
 	int i;
 
@@ -290,17 +290,17 @@ void td_pages_close(struct td_pages *p)
 }
 
 /**
- * td_pages_open - read the @cpus CPUs of buffer @h of the trace.dat open as
+ * trace_pages_open - read the @cpus CPUs of buffer @h of the trace.dat open as
  * @fd in place, when its layout allows (@fd stays the caller's)
  *
  * Returns 0 with @pp set, -ENOTSUP where the file must be read through
  * libtracecmd (compressed, another byte order or word size, a layout that
  * did not verify), -ENOMEM.
  */
-int td_pages_open(struct td_pages **pp, struct tracecmd_input *h, struct tep_handle *tep,
-		  int cpus, int fd, size_t file_len)
+int trace_pages_open(struct trace_pages **pp, struct tracecmd_input *h, struct tep_handle *tep,
+		     int cpus, int fd, size_t file_len)
 {
-	struct td_pages *p = calloc(1, sizeof(*p));
+	struct trace_pages *p = calloc(1, sizeof(*p));
 	int i, ret = 0;
 
 	*pp = NULL;
@@ -336,7 +336,7 @@ int td_pages_open(struct td_pages **pp, struct tracecmd_input *h, struct tep_han
 			ret = find_pages(h, &p->cur[i], file_len);
 	}
 	if (ret) {
-		td_pages_close(p);
+		trace_pages_close(p);
 		return ret;
 	}
 	*pp = p;
@@ -344,12 +344,12 @@ int td_pages_open(struct td_pages **pp, struct tracecmd_input *h, struct tep_han
 }
 
 /**
- * td_pages_walk - every event of every CPU from its first, in time order
+ * trace_pages_walk - every event of every CPU from its first, in time order
  * (ties by CPU), to @fn; non-zero from @fn stops the walk and is returned,
  * -EBADMSG when a page of the file was damaged (the events before it given)
  */
-int td_pages_walk(struct td_pages *p, int (*fn)(struct tep_record *r, int cpu, void *ctx),
-		  void *ctx)
+int trace_pages_walk(struct trace_pages *p, int (*fn)(struct tep_record *r, int cpu, void *ctx),
+		     void *ctx)
 {
 	int n = 0, i, ret = 0;
 
@@ -373,20 +373,20 @@ int td_pages_walk(struct td_pages *p, int (*fn)(struct tep_record *r, int cpu, v
 }
 
 /**
- * td_pages_cpus - the number of CPUs td_pages_walk_cpu() takes
+ * trace_pages_cpus - the number of CPUs trace_pages_walk_cpu() takes
  */
-int td_pages_cpus(const struct td_pages *p)
+int trace_pages_cpus(const struct trace_pages *p)
 {
 	return p->ncur;
 }
 
 /**
- * td_pages_walk_cpu - every event of CPU @cpu alone, in its order, to @fn
+ * trace_pages_walk_cpu - every event of CPU @cpu alone, in its order, to @fn
  *
- * Returns as td_pages_walk() does.
+ * Returns as trace_pages_walk() does.
  */
-int td_pages_walk_cpu(struct td_pages *p, int cpu,
-		      int (*fn)(struct tep_record *r, int cpu, void *ctx), void *ctx)
+int trace_pages_walk_cpu(struct trace_pages *p, int cpu,
+			 int (*fn)(struct tep_record *r, int cpu, void *ctx), void *ctx)
 {
 	struct cursor *c = &p->cur[cpu];
 	bool more;

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rt_kconfig.h"
+#include "lib/kconfig.h"
 
 #define RT_KERNEL_WHY 192
 

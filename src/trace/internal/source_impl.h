@@ -6,7 +6,7 @@
 #ifndef TRACE_SOURCE_IMPL_H
 #define TRACE_SOURCE_IMPL_H
 
-#include "source.h"
+#include "trace/source.h"
 
 struct trace_source_impl {
 	/* hand every event to @ops; 0, the reader's stop, or a negative errno */

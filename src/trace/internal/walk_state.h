@@ -3,13 +3,13 @@
  * The state of a walk over scheduler events, shared by the analysis
  * (schedan.c) and the placement measure (placement.c); not installed.
  */
-#ifndef RT_SCHEDWALK_H
-#define RT_SCHEDWALK_H
+#ifndef TRACE_WALK_STATE_H
+#define TRACE_WALK_STATE_H
 
-#include "rt_schedan.h"
+#include "trace/internal/walk.h"
 
-#define RT_WALK_MAX_CPUS 4096
-#define RT_PRIO_IDLE 140	/* nothing runs: below every task */
+#define TRACE_WALK_MAX_CPUS 4096
+#define TRACE_PRIO_IDLE 140	/* nothing runs: below every task */
 
 enum { T_SLEEPING, T_WAKING, T_RUNNING, T_PREEMPTED };
 
@@ -25,7 +25,7 @@ enum { T_SLEEPING, T_WAKING, T_RUNNING, T_PREEMPTED };
 struct cpu_limit {
 	bool on;
 	bool decided;		/* its kind is known: kind */
-	enum rt_limit kind;
+	enum trace_limit kind;
 	uint64_t since;
 	int by;			/* the task whose preemption began it, counted when decided; -1 */
 	uint64_t pending;	/* this CPU's figure held until the kind is known */
@@ -45,54 +45,54 @@ struct cpu_now {
  * CPU's next event must show it ran what its switches said, and the task's
  * recorded switch in must end its wait (placement.c).
  */
-struct rt_place_pending {
+struct trace_place_pending {
 	uint64_t neither;	/* confirmed by neither side yet */
 	uint64_t by_task;	/* by the task's switch in; the CPU's event to come */
 	uint64_t by_cpu;	/* by the CPU's event; the task's switch in to come */
 	uint64_t limited;	/* waited on the CPU's limit, whose kind is not known yet */
-	int place;		/* where the CPU is from the one waited on (RT_PLACE_HERE, */
+	int place;		/* where the CPU is from the one waited on (TRACE_PLACE_HERE, */
 };				/* an rt_distance), as the pending time began; -1 not known */
 
 /* A task's place in the walk's tasks, by thread id: the lookup of every event. */
-struct rt_walk_tid {
+struct trace_walk_tid {
 	int32_t tid;
 	uint32_t i;
 };
 
-struct rt_sched_walk {
-	struct rt_sched_task *tasks;
+struct trace_sched_walk {
+	struct trace_task *tasks;
 	size_t ntasks;
-	struct rt_walk_tid *by_tid;	/* ntasks of them, by tid then place */
-	rt_preemptor_fn classify;
+	struct trace_walk_tid *by_tid;	/* ntasks of them, by tid then place */
+	trace_preemptor_fn classify;
 	void *ctx;
-	struct cpu_now *cpus;	/* RT_WALK_MAX_CPUS of them */
+	struct cpu_now *cpus;	/* TRACE_WALK_MAX_CPUS of them */
 	int max_cpu;
 	uint64_t last_ts;
-	struct rt_sched_cpu *out;	/* the per-CPU figures, when asked for */
+	struct trace_cpu *out;	/* the per-CPU figures, when asked for */
 	size_t nout;
-	struct rt_place_pending **pending;	/* [cpu][task], a row per CPU once claimed */
+	struct trace_place_pending **pending;	/* [cpu][task], a row per CPU once claimed */
 	size_t *order;		/* the waiters at the last event, by priority */
 	size_t norder;
 	bool *listed;		/* [task]: in order */
-	rt_span_fn span_fn;	/* told of each span as it ends, or NULL */
+	trace_span_fn span_fn;	/* told of each span as it ends, or NULL */
 	void *span_ctx;
 	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits */
 	uint64_t limit_bound;	/* the longest a stretch of them lasts, ns */
 	const struct rt_topology *topo;	/* the machine's, for migrations by distance; or NULL */
 };
 
-int rt_place_init(struct rt_sched_walk *w);
-void rt_limit_begin(struct rt_sched_walk *w, int cpu, uint64_t ts, int by, bool count);
-void rt_limit_decide(struct rt_sched_walk *w, int cpu, enum rt_limit kind);
-void rt_limit_end(struct rt_sched_walk *w, int cpu);
-void rt_place_advance(struct rt_sched_walk *w, uint64_t ts);
-void rt_place_confirm(struct rt_sched_walk *w, int cpu);
-void rt_place_take_back_cpu(struct rt_sched_walk *w, int cpu);
-void rt_place_take_back_task(struct rt_sched_walk *w, size_t task);
-void rt_place_task_confirm(struct rt_sched_walk *w, size_t task);
-void rt_place_touch(struct rt_sched_walk *w, const struct rt_sched_task *t);
-int rt_place_claim(struct rt_sched_walk *w, uint64_t ts);
-void rt_place_end(struct rt_sched_walk *w);
-void rt_place_free(struct rt_sched_walk *w);
+int trace_place_init(struct trace_sched_walk *w);
+void trace_limit_begin(struct trace_sched_walk *w, int cpu, uint64_t ts, int by, bool count);
+void trace_limit_decide(struct trace_sched_walk *w, int cpu, enum trace_limit kind);
+void trace_limit_end(struct trace_sched_walk *w, int cpu);
+void trace_place_advance(struct trace_sched_walk *w, uint64_t ts);
+void trace_place_confirm(struct trace_sched_walk *w, int cpu);
+void trace_place_take_back_cpu(struct trace_sched_walk *w, int cpu);
+void trace_place_take_back_task(struct trace_sched_walk *w, size_t task);
+void trace_place_task_confirm(struct trace_sched_walk *w, size_t task);
+void trace_place_touch(struct trace_sched_walk *w, const struct trace_task *t);
+int trace_place_claim(struct trace_sched_walk *w, uint64_t ts);
+void trace_place_end(struct trace_sched_walk *w);
+void trace_place_free(struct trace_sched_walk *w);
 
 #endif
