@@ -42,13 +42,33 @@
 #include "bench/trace.h"
 
 /*
+ * A program's defaults of the run's parameters every program has, as data
+ * (bench_params_init).
+ */
+struct bench_defaults {
+	int64_t duration_ns;		/* -d, --duration */
+	int base_prio;			/* -b, --base-prio */
+	int min_span;			/* the fewest priorities a run takes from the base */
+};					/* up: -b goes to RT_PRIO_MAX - min_span */
+
+/* The options of those parameters, long and short (beside the program's own). */
+#define BENCH_SHORT_OPTIONS "d:b:"
+#define BENCH_LONG_OPTIONS                                                                 \
+	{ "duration", required_argument, NULL, 'd' },                                    \
+	{ "base-prio", required_argument, NULL, 'b' }
+
+/*
  * What the driver needs to know of a benchmark before it runs, filled in by
  * its parse step inside its own configuration (rtla's common_params).
  */
 struct bench_params {
 	struct cli_common common;	/* -q, -r, --json and the rest every program has */
+	const struct bench_defaults *defaults;
 	struct bitmask *cpus;		/* -c, --cpus, else the usable CPUs */
-	int base_prio;			/* the lowest SCHED_FIFO priority of its threads */
+	int64_t duration_ns;		/* -d, --duration, else the default; the program sets */
+					/* 0 for a run of passes, not of a time */
+	bool duration_given;		/* -d was given */
+	int base_prio;			/* -b: the lowest SCHED_FIFO priority of its threads */
 	size_t nr_threads;		/* rows of the table */
 	size_t own_size;		/* bytes of bench_run.own */
 	int coordinator_prio;		/* the main thread's SCHED_FIFO, above the threads' */
@@ -75,6 +95,10 @@ struct bench_run {
 	int unfinished;			/* threads still running after the signal's grace */
 	struct bench_machine machine;	/* what the machine gave the threads */
 	void *own;			/* the program's own results: bench.own_size bytes */
+	void *state;			/* the program's state of the run: set by ops->prepare, */
+					/* kept until ops->release (never, when threads */
+					/* still run) */
+	struct bench_runner *runner;	/* the driver's state of the run, the same way */
 };
 
 /* The state of one invocation, as the driver and the program's ops see it. */
@@ -107,11 +131,11 @@ struct bench {
  * @parse: parse the command line into @cfg (defaults filled in); Returns
  *         the parameters in it that the driver needs (exits on bad usage)
  * @header: the program's lines above the kernel's and the notes (not with -q)
- * @prepare: set up one run's state and describe its threads in @set (the
- *           driver runs them); Returns 0 or a negative errno
- * @collect: the program's own results of the run just made, into @r->own,
+ * @prepare: set up run @r's state (in @r->state) and describe its threads
+ *           in @set (the driver runs them); Returns 0 or a negative errno
+ * @collect: the program's own results of run @r, just made, into @r->own,
  *           after the driver filled its rows (may be NULL)
- * @release: free the run's state, once its threads are joined (may be NULL)
+ * @release: free @r's state, once its threads are joined (may be NULL)
  * @report: the program's tables of b->runs; Returns whether its checks held
  *          (NULL: the table and the time measured, no checks)
  * @json_config: the program's own fields of "config"
@@ -125,9 +149,9 @@ struct bench_ops {
 	int stuck_exit;
 	const struct bench_params *(*parse)(void *cfg, int argc, char **argv);
 	void (*header)(const struct bench *b);
-	int (*prepare)(struct bench *b, struct bench_threads *set);
-	void (*collect)(struct bench *b, struct bench_run *r);
-	void (*release)(struct bench *b);
+	int (*prepare)(const struct bench *b, struct bench_run *r, struct bench_threads *set);
+	void (*collect)(const struct bench *b, struct bench_run *r);
+	void (*release)(const struct bench *b, struct bench_run *r);
 	bool (*report)(struct bench *b);
 	void (*json_config)(struct rt_json *j, const struct bench *b);
 	void (*json_head)(struct rt_json *j, const struct bench *b);
@@ -138,6 +162,10 @@ struct bench_ops {
 
 int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 	__attribute__((noreturn));
+void bench_params_init(struct bench_params *p, const struct bench_defaults *d,
+		       void (*usage)(FILE *out));
+bool bench_params_option(struct bench_params *p, int c, const char *arg);
+void bench_params_threads(struct bench_params *p, size_t nr_threads, int span);
 void bench_print_table(const struct bench *b, const char *caption);
 void bench_json_migrations_source(struct rt_json *j, const struct bench *b);
 void bench_json_measured(struct rt_json *j, const struct bench *b, const struct bench_run *r);

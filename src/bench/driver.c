@@ -179,11 +179,14 @@ static void print_partial(const struct bench *b)
 		       last->unfinished);
 }
 
+/* The program's fields of "config", then the run's parameters every program has. */
 static void json_config(struct rt_json *j, const void *ctx)
 {
 	const struct bench *b = ctx;
+	int64_t d = b->params->duration_ns;
 
 	b->ops->json_config(j, b);
+	rt_json_int_or_null(j, "duration_ns", d, d != 0);	/* null: a run of passes */
 }
 
 static void write_json(struct bench *b, struct bench_result *res, int rc)
@@ -343,7 +346,7 @@ static int run_one(struct bench *b, struct bench_run *r, char *err, size_t len)
 	struct bench_threads set = { 0 };
 	int ret;
 
-	ret = b->ops->prepare(b, &set);
+	ret = b->ops->prepare(b, r, &set);
 	r->duration_ns = set.duration_ns;
 	if (ret)
 		snprintf(err, len, "setting up the run: %s", strerror(-ret));
@@ -355,7 +358,7 @@ static int run_one(struct bench *b, struct bench_run *r, char *err, size_t len)
 		b->ops->collect(b, r);
 	/* threads still running use the run's state until the process exits */
 	if (!r->unfinished && b->ops->release)
-		b->ops->release(b);
+		b->ops->release(b, r);
 	return 0;
 }
 

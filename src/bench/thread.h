@@ -44,6 +44,7 @@ struct bench_thread {
 	pthread_t thread;
 	pid_t tid;
 	atomic_bool *stop;		/* the run's: a failure stops it */
+	struct bench_runner *runner;	/* the run it belongs to (runner.c's) */
 	struct rt_counters start, end;	/* read by the thread itself */
 	int64_t end_ns;			/* CLOCK_MONOTONIC when it stopped */
 	int64_t win_start, win_end;	/* around its two counter readings */

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/runner.h"
+#include "bench/threads.h"
 
 struct bench_watcher {
 	const struct bench_threads *set;

@@ -12,6 +12,11 @@
 #include "lib/opts.h"
 #include "lib/sched.h"
 
+/* threads from base + 0, the coordinator above them: at least one priority */
+const struct bench_defaults mig_defaults = {
+	.duration_ns = 10 * RT_NSEC_PER_SEC, .base_prio = 1, .min_span = 1,
+};
+
 static const struct mig_mode *const modes[] = { &mig_lockstep, &mig_paired, &mig_contention };
 
 /* The mode called @name, or NULL. */
@@ -90,6 +95,6 @@ int64_t mig_trace_run_kb(const struct mig_cfg *cfg)
 
 	if (!cfg->mode->timed)
 		return 8192;
-	kb = 1024 + per_cpu * (cfg->duration_ns / RT_NSEC_PER_SEC + 1) * 200;
+	kb = 1024 + per_cpu * (cfg->p.duration_ns / RT_NSEC_PER_SEC + 1) * 200;
 	return kb > 1024 * 1024 ? 1024 * 1024 : kb;
 }

@@ -12,7 +12,6 @@
 #include "lib/clock.h"
 #include "lib/sched.h"
 
-#define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
 /* The default CPUs leave every thread time for this many passes, uncontended. */
 #define FIT_PASSES 10
 
@@ -33,9 +32,9 @@ static int64_t pass_ns(int64_t locks, int64_t threads, int64_t unit_ns)
  */
 static int contention_fit(const struct mig_cfg *cfg, char *why, size_t len)
 {
-	int64_t dur = cfg->set_duration ? cfg->duration_ns : DEFAULT_DURATION_NS;
+	int64_t dur = cfg->p.duration_given ? cfg->p.duration_ns : mig_defaults.duration_ns;
 	int prio = (RT_PRIO_MAX - cfg->p.base_prio) / 2, n = prio;
-	int passes = cfg->set_duration ? 1 : FIT_PASSES;
+	int passes = cfg->p.duration_given ? 1 : FIT_PASSES;
 	char d[32], u[32];
 
 	while (n > 1 && pass_ns(cfg->set_locks ? cfg->nr_locks : n, 2 * n, cfg->unit_ns) >
@@ -82,12 +81,12 @@ static int contention_configure(struct mig_cfg *cfg, int ncpus, char *err, size_
 		cfg->nr_threads = 2 * ncpus;
 	if (!cfg->set_locks)
 		cfg->nr_locks = ncpus;
-	if (!cfg->set_duration)
-		cfg->duration_ns = DEFAULT_DURATION_NS;
-	if (pass_ns(cfg->nr_locks, cfg->nr_threads, cfg->unit_ns) > cfg->duration_ns) {
+	if (!cfg->p.duration_given)
+		cfg->p.duration_ns = mig_defaults.duration_ns;
+	if (pass_ns(cfg->nr_locks, cfg->nr_threads, cfg->unit_ns) > cfg->p.duration_ns) {
 		char d[32], p[32], u[32];
 
-		rt_format_duration(d, sizeof(d), cfg->duration_ns);
+		rt_format_duration(d, sizeof(d), cfg->p.duration_ns);
 		rt_format_duration(p, sizeof(p), pass_ns(cfg->nr_locks, cfg->nr_threads,
 							 cfg->unit_ns));
 		rt_format_duration(u, sizeof(u), cfg->unit_ns);
@@ -111,7 +110,7 @@ static int64_t contention_worst_case_ns(const struct mig_cfg *cfg)
 	int64_t n = cfg->nr_threads;
 
 	/* at most 24 h + 98 x 99 x 2 x 1 s: no overflow */
-	return cfg->duration_ns + mig_mul_sat(n, n + 1, 2, cfg->unit_ns);
+	return cfg->p.duration_ns + mig_mul_sat(n, n + 1, 2, cfg->unit_ns);
 }
 
 static int contention_body(struct mig_run *run, struct mig_thread *t)

@@ -11,7 +11,7 @@
 
 static int lockstep_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
 {
-	if (cfg->set_duration) {
+	if (cfg->p.duration_given) {
 		snprintf(err, len, "--duration applies to --mode contention; lockstep runs --loops");
 		return -1;
 	}
@@ -19,7 +19,7 @@ static int lockstep_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t 
 		cfg->nr_threads = ncpus + 1;
 	if (!cfg->set_locks)
 		cfg->nr_locks = ncpus;
-	cfg->duration_ns = 0;
+	cfg->p.duration_ns = 0;
 	return 0;
 }
 

@@ -20,16 +20,11 @@
 #include "lib/sched.h"
 #include "lib/report.h"
 
-#define DEFAULT_BASE_PRIO 1
 #define DEFAULT_LOOPS 50
 
 static const struct rt_optspec spec_threads = { "--threads", RT_OPT_INT, 1, RT_PRIO_MAX - 1, 0 };
 static const struct rt_optspec spec_locks = { "--locks", RT_OPT_INT, 1, 1024, 0 };
 static const struct rt_optspec spec_loops = { "--loops", RT_OPT_INT, 1, 100000000, 0 };
-static const struct rt_optspec spec_base = { "--base-prio", RT_OPT_INT, 1, RT_PRIO_MAX - 1, 0 };
-static const struct rt_optspec spec_duration = { "--duration", RT_OPT_DURATION,
-						 10 * RT_NSEC_PER_MSEC, 24 * 3600 * RT_NSEC_PER_SEC,
-						 RT_NSEC_PER_SEC };
 static const struct rt_optspec spec_unit = { "--unit", RT_OPT_DURATION, 10 * RT_NSEC_PER_USEC,
 					     RT_NSEC_PER_SEC, RT_NSEC_PER_MSEC };
 
@@ -38,15 +33,14 @@ static const struct option long_options[] = {
 	{ "threads", required_argument, NULL, 't' },
 	{ "locks", required_argument, NULL, 'l' },
 	{ "pi", no_argument, NULL, 'p' },
-	{ "duration", required_argument, NULL, 'd' },
 	{ "loops", required_argument, NULL, 'L' },
 	{ "unit", required_argument, NULL, 'u' },
-	{ "base-prio", required_argument, NULL, 'b' },
+	BENCH_LONG_OPTIONS,
 	CLI_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 /* leading ':' so that a missing argument is told apart from an unknown option */
-static const char short_options[] = ":m:t:l:pd:L:u:b:" CLI_SHORT_OPTIONS;
+static const char short_options[] = ":m:t:l:pL:u:" BENCH_SHORT_OPTIONS CLI_SHORT_OPTIONS;
 
 static void usage(FILE *out)
 {
@@ -96,7 +90,7 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 	char err[512];
 	int c;
 
-	cli_common_init(&cfg->p.common, usage);
+	bench_params_init(&cfg->p, &mig_defaults, usage);
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -113,10 +107,6 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 		case 'p':
 			cfg->pi = true;
 			break;
-		case 'd':
-			cfg->duration_ns = cli_opt(&spec_duration, optarg);
-			cfg->set_duration = true;
-			break;
 		case 'L':
 			cfg->loops = cli_opt(&spec_loops, optarg);
 			cfg->set_loops = true;
@@ -124,11 +114,9 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 		case 'u':
 			cfg->unit_ns = cli_opt(&spec_unit, optarg);
 			break;
-		case 'b':
-			cfg->p.base_prio = (int)cli_opt(&spec_base, optarg);
-			break;
 		default:
-			cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
+			if (!bench_params_option(&cfg->p, c, optarg))
+				cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
 		}
 	}
 	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
@@ -141,8 +129,7 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 	if (mig_configure(cfg, rt_cpus_count(cfg->p.cpus), err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
 	/* the benchmark threads at base + id, the coordinator above them */
-	cfg->p.nr_threads = (size_t)cfg->nr_threads;
-	cfg->p.coordinator_prio = cfg->p.base_prio + cfg->nr_threads;
+	bench_params_threads(&cfg->p, (size_t)cfg->nr_threads, cfg->nr_threads);
 	cfg->p.coordinator_cpu = -1;
 	cfg->p.unit_ns = cfg->unit_ns;
 	cfg->p.trace_buffer_kb = mig_trace_buffer_kb(cfg);
@@ -163,7 +150,7 @@ static void header(const struct bench *b)
 	       cpus);
 	printf("%s\n", cfg->mode->summary);
 	if (cfg->mode->timed) {
-		rt_format_duration(dur, sizeof(dur), cfg->duration_ns);
+		rt_format_duration(dur, sizeof(dur), cfg->p.duration_ns);
 		printf("unit %s of CPU time (about %llu busy loops), duration %s\n", unit,
 		       (unsigned long long)b->work.loops_per_unit, dur);
 	} else {
@@ -181,21 +168,9 @@ static void json_config(struct rt_json *j, const struct bench *b)
 	rt_json_int(j, "threads", cfg->nr_threads);
 	rt_json_int(j, "locks", cfg->nr_locks);
 	rt_json_bool(j, "pi", cfg->pi);
-	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->mode->timed);
 	rt_json_int_or_null(j, "loops", cfg->loops, !cfg->mode->timed);
 	rt_json_int(j, "unit_ns", cfg->unit_ns);
 	rt_json_uint(j, "unit_loops", b->work.loops_per_unit);
-}
-
-static int prepare(struct bench *b, struct bench_threads *set)
-{
-	return mig_prepare(b->cfg, &b->work, set);
-}
-
-static void release(struct bench *b)
-{
-	(void)b;
-	mig_release(mig_the_run());
 }
 
 static const struct bench_ops migrate_ops = {
@@ -203,8 +178,8 @@ static const struct bench_ops migrate_ops = {
 	.stuck_exit = EXIT_SYSCALL,
 	.parse = parse_options,
 	.header = header,
-	.prepare = prepare,
-	.release = release,
+	.prepare = mig_prepare,
+	.release = mig_release,
 	.json_config = json_config,
 	.json_head = bench_json_migrations_source,
 	.json_run_head = bench_json_measured,
@@ -216,7 +191,6 @@ int main(int argc, char **argv)
 		.mode = &mig_contention,
 		.loops = DEFAULT_LOOPS,
 		.unit_ns = RT_NSEC_PER_MSEC,
-		.p.base_prio = DEFAULT_BASE_PRIO,
 	};
 
 	bench_main(&migrate_ops, &cfg, argc, argv);

@@ -22,12 +22,11 @@ struct mig_cfg {
 	int nr_threads;			/* -t, --threads */
 	int nr_locks;			/* -l, --locks */
 	bool pi;			/* -p, --pi: PTHREAD_PRIO_INHERIT mutexes */
-	int64_t duration_ns;		/* -d, --duration (contention) */
 	int64_t loops;			/* -L, --loops (lockstep, paired) */
 	int64_t unit_ns;		/* -u, --unit: one unit of busy work or sleep */
 	struct bench_params p;		/* -b (base_prio: thread id runs at base + id), -c,
 					 * -q, -r, --json and the rest every program has */
-	bool set_threads, set_locks, set_duration, set_loops;	/* given, not defaulted */
+	bool set_threads, set_locks, set_loops;	/* given, not defaulted */
 };
 
 /*
@@ -110,9 +109,11 @@ static inline bool mig_stopping(const struct mig_thread *t)
 	return bench_thread_stopping(&t->bt);
 }
 
-int mig_prepare(const struct mig_cfg *cfg, const struct rt_work *work, struct bench_threads *set);
-void mig_release(struct mig_run *run);
-struct mig_run *mig_the_run(void);
+/* config.c: migrate's defaults of the common parameters (-d: contention's) */
+extern const struct bench_defaults mig_defaults;
+
+int mig_prepare(const struct bench *b, struct bench_run *r, struct bench_threads *set);
+void mig_release(const struct bench *b, struct bench_run *r);
 
 /* watch.c: what the watchdog makes of a stuck run */
 int64_t mig_stall_ns(const struct mig_cfg *cfg);

@@ -23,7 +23,7 @@ struct paired {
 
 static int paired_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t len)
 {
-	if (cfg->set_duration) {
+	if (cfg->p.duration_given) {
 		snprintf(err, len, "--duration applies to --mode contention; paired runs --loops");
 		return -1;
 	}
@@ -39,7 +39,7 @@ static int paired_configure(struct mig_cfg *cfg, int ncpus, char *err, size_t le
 			 cfg->nr_threads, cfg->nr_locks);
 		return -1;
 	}
-	cfg->duration_ns = 0;
+	cfg->p.duration_ns = 0;
 	return 0;
 }
 

@@ -17,11 +17,6 @@
 #include "lib/sync.h"
 #include "trace/marker.h"
 
-/* Time allowed past the expected end before the watchdog calls a thread stuck. */
-#define WATCHDOG_GRACE_NS (5 * RT_NSEC_PER_SEC)
-/* After a signal, how long the threads get to stop. */
-#define SIGNAL_GRACE_NS (RT_NSEC_PER_SEC / 2)
-
 int mig_lock(struct mig_run *run, struct mig_thread *t, uint64_t iter, int lock)
 {
 	int ret;
@@ -110,21 +105,37 @@ static struct bench_thread *nth_thread(void *ctx, size_t i)
 	return &((struct mig_run *)ctx)->threads[i].bt;
 }
 
-/* One run's state: it outlives a run whose threads did not stop. */
-static struct mig_run the_run;
+/* The run's state gone (@run, its threads joined or never started). */
+static void free_run(struct mig_run *run)
+{
+	int i;
+
+	if (run->cfg->mode->teardown)
+		run->cfg->mode->teardown(run);
+	for (i = 0; run->locks && i < run->nr_locks; i++)
+		rt_mutex_destroy(&run->locks[i]);
+	free(run->locks);
+	free(run->threads);
+	free(run);
+}
 
 /**
- * mig_prepare - set up a run of @cfg (locks, the mode's state) and describe
- * its threads in @set: thread id at SCHED_FIFO base + id on the CPUs of -c
+ * mig_prepare - set up run @r of b's configuration (locks, the mode's state,
+ * in @r->state) and describe its threads in @set: thread id at SCHED_FIFO
+ * base + id on the CPUs of -c. The state outlives a run whose threads did
+ * not stop.
  *
  * Returns 0 or a negative errno.
  */
-int mig_prepare(const struct mig_cfg *cfg, const struct rt_work *work, struct bench_threads *set)
+int mig_prepare(const struct bench *b, struct bench_run *r, struct bench_threads *set)
 {
-	struct mig_run *run = &the_run;
+	const struct mig_cfg *cfg = b->cfg;
+	struct mig_run *run = calloc(1, sizeof(*run));
 	int i, ret = -ENOMEM;
 
-	*run = (struct mig_run){ .cfg = cfg, .work = *work };
+	if (!run)
+		return ret;
+	*run = (struct mig_run){ .cfg = cfg, .work = b->work };
 	run->threads = calloc((size_t)cfg->nr_threads, sizeof(*run->threads));
 	run->locks = calloc((size_t)cfg->nr_locks, sizeof(*run->locks));
 	if (run->threads && run->locks) {
@@ -135,9 +146,10 @@ int mig_prepare(const struct mig_cfg *cfg, const struct rt_work *work, struct be
 	if (!ret && cfg->mode->setup)
 		ret = cfg->mode->setup(run);
 	if (ret) {
-		mig_release(run);
+		free_run(run);
 		return ret;
 	}
+	r->state = run;
 	for (i = 0; i < cfg->nr_threads; i++) {
 		struct mig_thread *t = &run->threads[i];
 
@@ -148,32 +160,19 @@ int mig_prepare(const struct mig_cfg *cfg, const struct rt_work *work, struct be
 	}
 	*set = (struct bench_threads){
 		.nth = nth_thread, .ctx = run,
-		.duration_ns = cfg->mode->timed ? cfg->duration_ns : 0,
-		.limit_ns = cfg->mode->worst_case_ns(cfg) + WATCHDOG_GRACE_NS,
-		.signal_grace_ns = SIGNAL_GRACE_NS,
+		.duration_ns = cfg->mode->timed ? cfg->p.duration_ns : 0,
+		.limit_ns = cfg->mode->worst_case_ns(cfg) + BENCH_LIMIT_GRACE_NS,
+		.signal_grace_ns = BENCH_SIGNAL_GRACE_NS,
 		.watch = BENCH_WATCH_THREAD, .stall_ns = mig_stall_ns(cfg),
 		.stalled = mig_stalled, .late = mig_late, .pick = mig_pick_stuck,
 	};
 	return 0;
 }
 
-/* The run's state, once its threads are joined (or never started). */
-void mig_release(struct mig_run *run)
+/* Run @r's state, once its threads are joined (or never started). */
+void mig_release(const struct bench *b, struct bench_run *r)
 {
-	int i;
-
-	if (run->cfg->mode->teardown)
-		run->cfg->mode->teardown(run);
-	for (i = 0; run->locks && i < run->nr_locks; i++)
-		rt_mutex_destroy(&run->locks[i]);
-	free(run->locks);
-	free(run->threads);
-	run->locks = NULL;
-	run->threads = NULL;
-}
-
-/* The run made last (mig_prepare's). */
-struct mig_run *mig_the_run(void)
-{
-	return &the_run;
+	(void)b;
+	free_run(r->state);
+	r->state = NULL;
 }

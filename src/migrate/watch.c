@@ -12,7 +12,6 @@
 #include "migrate/migrate.h"
 #include "lib/clock.h"
 
-#define WATCH_STALL_NS (5 * RT_NSEC_PER_SEC)
 
 /**
  * mig_stall_ns - how long without a lock step means the run is stuck
@@ -22,7 +21,7 @@
  */
 int64_t mig_stall_ns(const struct mig_cfg *cfg)
 {
-	return WATCH_STALL_NS + 2 * (2 * (int64_t)cfg->nr_threads + 2) * cfg->unit_ns;
+	return BENCH_STALL_NS + 2 * (2 * (int64_t)cfg->nr_threads + 2) * cfg->unit_ns;
 }
 
 /**

@@ -9,7 +9,11 @@
 #include "pi_stress/pi_stress.h"
 #include "lib/clock.h"
 
-#define DEFAULT_DURATION_NS (10 * RT_NSEC_PER_SEC)
+/* low, medium and high from base + 0, the coordinator above them */
+const struct bench_defaults pis_defaults = {
+	.duration_ns = 10 * RT_NSEC_PER_SEC, .base_prio = 1, .min_span = PIS_ROLES,
+};
+
 #define MAX_SHARED_GROUPS 64	/* with -u: 192 threads on one CPU */
 
 /**
@@ -94,8 +98,9 @@ int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
 			 why, cap);
 		return -EINVAL;
 	}
-	if (!cfg->set_duration && !cfg->inversions)
-		cfg->duration_ns = DEFAULT_DURATION_NS;
+	/* without -d: the default duration, or, with -i alone, no limit */
+	if (!cfg->p.duration_given)
+		cfg->p.duration_ns = cfg->inversions ? 0 : pis_defaults.duration_ns;
 	/* without --wait-bound, the waits reported are those 5 ms over low's hold */
 	if (!cfg->enforce_bound)
 		cfg->wait_bound_ns = cfg->hold_ns + PIS_DEFAULT_REPORT_NS;
@@ -162,7 +167,7 @@ int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg)
  */
 int64_t pis_trace_run_kb(const struct pis_cfg *cfg)
 {
-	int64_t kb, secs = cfg->duration_ns ? cfg->duration_ns / RT_NSEC_PER_SEC + 1 : 10;
+	int64_t kb, secs = cfg->p.duration_ns ? cfg->p.duration_ns / RT_NSEC_PER_SEC + 1 : 10;
 
 	if (cfg->inversions && cfg->inversions / 50000 + 1 < secs)
 		secs = cfg->inversions / 50000 + 1;

@@ -25,9 +25,6 @@ enum { OPT_NO_PI = 256, OPT_HOLD, OPT_WAIT_BOUND, OPT_SPREAD };
 static const struct rt_optspec spec_groups = { "--groups", RT_OPT_INT, 1, 1024, 0 };
 static const struct rt_optspec spec_inversions = { "--inversions", RT_OPT_INT, 1, 1000000000000LL,
 						   0 };
-static const struct rt_optspec spec_duration = { "--duration", RT_OPT_DURATION,
-						 10 * RT_NSEC_PER_MSEC, 24 * 3600 * RT_NSEC_PER_SEC,
-						 RT_NSEC_PER_SEC };
 static const struct rt_optspec spec_watchdog = { "--watchdog", RT_OPT_DURATION,
 						 10 * RT_NSEC_PER_MSEC, 3600 * RT_NSEC_PER_SEC,
 						 RT_NSEC_PER_SEC };
@@ -36,23 +33,21 @@ static const struct rt_optspec spec_hold = { "--hold", RT_OPT_DURATION, 0, 100 *
 static const struct rt_optspec spec_bound = { "--wait-bound", RT_OPT_DURATION,
 					      10 * RT_NSEC_PER_USEC, 3600 * RT_NSEC_PER_SEC,
 					      RT_NSEC_PER_MSEC };
-static const struct rt_optspec spec_base = { "--base-prio", RT_OPT_INT, 1, RT_PRIO_MAX - 3, 0 };
 
 static const struct option long_options[] = {
 	{ "groups", required_argument, NULL, 'g' },
 	{ "inversions", required_argument, NULL, 'i' },
-	{ "duration", required_argument, NULL, 'd' },
 	{ "uniprocessor", no_argument, NULL, 'u' },
 	{ "spread", no_argument, NULL, OPT_SPREAD },
 	{ "no-pi", no_argument, NULL, OPT_NO_PI },
 	{ "watchdog", required_argument, NULL, 'w' },
 	{ "hold", required_argument, NULL, OPT_HOLD },
 	{ "wait-bound", required_argument, NULL, OPT_WAIT_BOUND },
-	{ "base-prio", required_argument, NULL, 'b' },
+	BENCH_LONG_OPTIONS,
 	CLI_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
-static const char short_options[] = ":g:i:d:uw:b:" CLI_SHORT_OPTIONS;
+static const char short_options[] = ":g:i:uw:" BENCH_SHORT_OPTIONS CLI_SHORT_OPTIONS;
 
 static void usage(FILE *out)
 {
@@ -98,7 +93,7 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 	char err[512];
 	int c;
 
-	cli_common_init(&cfg->p.common, usage);
+	bench_params_init(&cfg->p, &pis_defaults, usage);
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
 		case 'g':
@@ -107,10 +102,6 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 			break;
 		case 'i':
 			cfg->inversions = cli_opt(&spec_inversions, optarg);
-			break;
-		case 'd':
-			cfg->duration_ns = cli_opt(&spec_duration, optarg);
-			cfg->set_duration = true;
 			break;
 		case 'u':
 			cfg->uniprocessor = true;
@@ -131,11 +122,9 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 			cfg->wait_bound_ns = cli_opt(&spec_bound, optarg);
 			cfg->enforce_bound = true;
 			break;
-		case 'b':
-			cfg->p.base_prio = (int)cli_opt(&spec_base, optarg);
-			break;
 		default:
-			cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
+			if (!bench_params_option(&cfg->p, c, optarg))
+				cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
 		}
 	}
 	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
@@ -145,10 +134,9 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 					     0);
 	if (pis_configure(cfg, err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
-	cfg->p.nr_threads = (size_t)cfg->nr_groups * PIS_ROLES;
-	cfg->p.own_size = (size_t)cfg->nr_groups * sizeof(struct pis_result);
 	/* low at base, medium +1, high +2, the coordinator +3 on the first CPU */
-	cfg->p.coordinator_prio = cfg->p.base_prio + PIS_ROLES;
+	bench_params_threads(&cfg->p, (size_t)cfg->nr_groups * PIS_ROLES, PIS_ROLES);
+	cfg->p.own_size = (size_t)cfg->nr_groups * sizeof(struct pis_result);
 	cfg->p.unit_ns = cfg->hold_ns ? cfg->hold_ns : RT_NSEC_PER_USEC;
 	cfg->p.trace_buffer_kb = pis_trace_buffer_kb(cfg);
 	cfg->p.trace_run_kb = pis_trace_run_kb(cfg);
@@ -166,12 +154,12 @@ static void header(const struct bench *b)
 	rt_format_duration(bound, sizeof(bound), cfg->wait_bound_ns);
 	printf("pi_stress %s: %d group%s, %s mutexes, ", RT_VERSION, cfg->nr_groups,
 	       cfg->nr_groups == 1 ? "" : "s", cfg->pi ? "PI" : "plain (--no-pi control)");
-	if (cfg->duration_ns) {
-		rt_format_duration(dur, sizeof(dur), cfg->duration_ns);
+	if (cfg->p.duration_ns) {
+		rt_format_duration(dur, sizeof(dur), cfg->p.duration_ns);
 		printf("duration %s", dur);
 	}
 	if (cfg->inversions)
-		printf("%s%lld inversions per group", cfg->duration_ns ? ", " : "",
+		printf("%s%lld inversions per group", cfg->p.duration_ns ? ", " : "",
 		       (long long)cfg->inversions);
 	printf(", watchdog %s\n", wd);
 	printf("SCHED_FIFO low %d, medium %d, high %d, coordinator %d on CPU %d%s; ",
@@ -356,7 +344,6 @@ static void json_config(struct rt_json *j, const struct bench *b)
 	rt_json_int(j, "threads", (int64_t)cfg->nr_groups * PIS_ROLES);
 	rt_json_bool(j, "pi", cfg->pi);
 	rt_json_int_or_null(j, "inversions", cfg->inversions, cfg->inversions != 0);
-	rt_json_int_or_null(j, "duration_ns", cfg->duration_ns, cfg->duration_ns != 0);
 	rt_json_bool(j, "uniprocessor", cfg->uniprocessor);
 	rt_json_bool(j, "spread", cfg->spread);
 	rt_json_int(j, "watchdog_ns", cfg->watchdog_ns);
@@ -421,31 +408,14 @@ static void json_tail(struct rt_json *j, const struct bench *b)
 	free(v);
 }
 
-static int prepare(struct bench *b, struct bench_threads *set)
-{
-	return pis_prepare(b->cfg, &b->work, set);
-}
-
-static void collect(struct bench *b, struct bench_run *r)
-{
-	(void)b;
-	pis_collect(pis_the_run(), r->start_ns, r->own);
-}
-
-static void release(struct bench *b)
-{
-	(void)b;
-	pis_release(pis_the_run());
-}
-
 static const struct bench_ops pi_stress_ops = {
 	.name = "pi_stress",
 	.stuck_exit = EXIT_CHECK,
 	.parse = parse_options,
 	.header = header,
-	.prepare = prepare,
-	.collect = collect,
-	.release = release,
+	.prepare = pis_prepare,
+	.collect = pis_collect,
+	.release = pis_release,
 	.report = report,
 	.json_config = json_config,
 	.json_run_tail = json_run_tail,
@@ -458,7 +428,6 @@ int main(int argc, char **argv)
 		.pi = true,
 		.watchdog_ns = RT_NSEC_PER_SEC,
 		.wait_bound_ns = PIS_DEFAULT_REPORT_NS,
-		.p.base_prio = 1,
 	};
 
 	bench_main(&pi_stress_ops, &cfg, argc, argv);

@@ -22,7 +22,6 @@ enum pis_role { PIS_LOW, PIS_MEDIUM, PIS_HIGH, PIS_ROLES };
 struct pis_cfg {
 	int nr_groups;			/* -g, --groups */
 	int64_t inversions;		/* -i, --inversions: per group; 0 for no limit */
-	int64_t duration_ns;		/* -d, --duration; 0 for no limit */
 	bool uniprocessor;		/* -u, --uniprocessor: every thread on one CPU */
 	bool spread;			/* --spread: every thread free on every CPU */
 	bool pi;			/* false with --no-pi: the control run */
@@ -34,7 +33,7 @@ struct pis_cfg {
 					 * p.coordinator_cpu), else on the first of p.cpus */
 	struct bench_params p;		/* -b (base_prio: low; medium +1, high +2), -c, -q,
 					 * -r, --json and the rest every program has */
-	bool set_groups, set_duration;	/* given, not defaulted */
+	bool set_groups;		/* given, not defaulted */
 };
 
 /* Without --wait-bound, the waits reported: those this much over --hold. */
@@ -94,6 +93,7 @@ struct pis_result {
 };
 
 /* config.c: what the command line makes of the run */
+extern const struct bench_defaults pis_defaults;
 int pis_group_cpu(const struct pis_cfg *cfg, int group);
 int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len);
 int pis_configure(struct pis_cfg *cfg, char *err, size_t len);
@@ -102,10 +102,9 @@ int64_t pis_trace_buffer_kb(const struct pis_cfg *cfg);
 int64_t pis_trace_run_kb(const struct pis_cfg *cfg);
 
 /* run.c, group.c: the run */
-int pis_prepare(const struct pis_cfg *cfg, const struct rt_work *work, struct bench_threads *set);
-void pis_collect(const struct pis_run *run, int64_t start_ns, struct pis_result *res);
-void pis_release(struct pis_run *run);
-struct pis_run *pis_the_run(void);
+int pis_prepare(const struct bench *b, struct bench_run *r, struct bench_threads *set);
+void pis_collect(const struct bench *b, struct bench_run *r);
+void pis_release(const struct bench *b, struct bench_run *r);
 int pis_thread_body(struct bench_thread *bt);
 
 #endif

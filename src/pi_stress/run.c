@@ -14,11 +14,6 @@
 #include "lib/sched.h"
 #include "lib/sync.h"
 
-/* How often the watchdog looks: often enough to see a stall soon after it is due. */
-#define WATCH_PERIOD_MAX_NS (50 * RT_NSEC_PER_MSEC)
-/* After a stop, how long the groups get to finish their pass. */
-#define STOP_GRACE_NS (2 * RT_NSEC_PER_SEC)
-
 static int setup_group(struct pis_run *run, struct pis_group *g, int id)
 {
 	int ret;
@@ -82,23 +77,38 @@ static void late(void *ctx, size_t i, int64_t since_ns, char *err, size_t len)
 		 (double)since_ns / RT_NSEC_PER_SEC, role_name[i % PIS_ROLES]);
 }
 
-/* One run's state: it outlives a run whose groups did not stop. */
-static struct pis_run the_run;
+/* The run's state gone (@run, its threads joined or never started). */
+static void free_run(struct pis_run *run)
+{
+	int g;
+
+	for (g = 0; g < run->nr_groups; g++) {
+		rt_mutex_destroy(&run->groups[g].mutex);
+		rt_barrier_destroy(&run->groups[g].locked);
+		rt_barrier_destroy(&run->groups[g].done);
+	}
+	free(run->groups);
+	free(run);
+}
 
 /**
- * pis_prepare - set up a run of @cfg's groups and describe their threads in
- * @set: group g's low, medium and high at base, base + 1 and base + 2 on
- * the group's CPU (--spread: on the run's CPUs), watched by the coordinator's poll
+ * pis_prepare - set up run @r of b's groups (in @r->state) and describe
+ * their threads in @set: group g's low, medium and high at base, base + 1
+ * and base + 2 on the group's CPU (--spread: on the run's CPUs), watched by
+ * the coordinator's poll. The state outlives a run whose groups did not stop.
  *
  * Returns 0 or a negative errno.
  */
-int pis_prepare(const struct pis_cfg *cfg, const struct rt_work *work, struct bench_threads *set)
+int pis_prepare(const struct bench *b, struct bench_run *rn, struct bench_threads *set)
 {
-	struct pis_run *run = &the_run;
+	const struct pis_cfg *cfg = b->cfg;
+	struct pis_run *run = calloc(1, sizeof(*run));
 	int64_t period = cfg->watchdog_ns / 4;
 	int g, r, ret = -ENOMEM;
 
-	*run = (struct pis_run){ .cfg = cfg, .work = *work };
+	if (!run)
+		return ret;
+	*run = (struct pis_run){ .cfg = cfg, .work = b->work };
 	run->groups = calloc((size_t)cfg->nr_groups, sizeof(*run->groups));
 	for (g = 0; run->groups && g < cfg->nr_groups; g++) {
 		ret = setup_group(run, &run->groups[g], g);
@@ -107,9 +117,10 @@ int pis_prepare(const struct pis_cfg *cfg, const struct rt_work *work, struct be
 		run->nr_groups = g + 1;
 	}
 	if (ret) {
-		pis_release(run);
+		free_run(run);
 		return ret;
 	}
+	rn->state = run;
 	for (g = 0; g < cfg->nr_groups; g++) {
 		for (r = 0; r < PIS_ROLES; r++) {
 			struct pis_thread *t = &run->groups[g].threads[r];
@@ -124,41 +135,32 @@ int pis_prepare(const struct pis_cfg *cfg, const struct rt_work *work, struct be
 	}
 	*set = (struct bench_threads){
 		.nth = nth_thread, .ctx = run, .name = name_thread,
-		.duration_ns = cfg->duration_ns,
-		.stop_grace_ns = cfg->watchdog_ns + STOP_GRACE_NS,
+		.duration_ns = cfg->p.duration_ns,
+		.stop_grace_ns = cfg->watchdog_ns + BENCH_STOP_GRACE_NS,
 		.watch = BENCH_WATCH_POLL, .stall_ns = cfg->watchdog_ns,
-		.poll_ns = period < WATCH_PERIOD_MAX_NS ? period : WATCH_PERIOD_MAX_NS,
+		.poll_ns = period < BENCH_POLL_MAX_NS ? period : BENCH_POLL_MAX_NS,
 		.stalled = stalled, .late = late,
 	};
 	return 0;
 }
 
-/* Release what pis_prepare() set up, once every thread is joined (or never started). */
-void pis_release(struct pis_run *run)
+/* Release what pis_prepare() set up for run @r, once every thread is joined (or never started). */
+void pis_release(const struct bench *b, struct bench_run *r)
 {
-	int g;
-
-	for (g = 0; g < run->nr_groups; g++) {
-		rt_mutex_destroy(&run->groups[g].mutex);
-		rt_barrier_destroy(&run->groups[g].locked);
-		rt_barrier_destroy(&run->groups[g].done);
-	}
-	free(run->groups);
-	run->groups = NULL;
-	run->nr_groups = 0;
+	(void)b;
+	free_run(r->state);
+	r->state = NULL;
 }
 
-/* The run made last (pis_prepare's). */
-struct pis_run *pis_the_run(void)
+/* The group results of run @rn, just made, into its own results; the driver has its rows. */
+void pis_collect(const struct bench *b, struct bench_run *rn)
 {
-	return &the_run;
-}
-
-/* The group results of the run just made, into @res; the driver has its rows. */
-void pis_collect(const struct pis_run *run, int64_t start_ns, struct pis_result *res)
-{
+	const struct pis_run *run = rn->state;
+	struct pis_result *res = rn->own;
+	int64_t start_ns = rn->start_ns;
 	int g, r;
 
+	(void)b;
 	for (g = 0; g < run->cfg->nr_groups; g++) {
 		const struct pis_group *grp = &run->groups[g];
 		int64_t end = start_ns;

@@ -6,8 +6,10 @@
  * units of work each did), how often the top threads moved and what the
  * lowest got. The driver (bench.h) does everything else.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/param.h>
 
 #include "bench/bench.h"
@@ -20,19 +22,19 @@
 
 struct spin_cfg {
 	int nr_threads;			/* -t: thread id at SCHED_FIFO base + id (-b) */
-	int64_t duration_ns;		/* -d */
 	struct bench_params p;
 };
 
 static const struct rt_optspec spec_threads = { "--threads", RT_OPT_INT, 1, 98, 0 };
-static const struct rt_optspec spec_base = { "--base-prio", RT_OPT_INT, 1, 98, 0 };
-static const struct rt_optspec spec_duration = { "--duration", RT_OPT_DURATION, 10000000,
-						 24 * 3600 * RT_NSEC_PER_SEC, RT_NSEC_PER_SEC };
-static const struct option long_options[] = {
-	{ "threads", required_argument, NULL, 't' }, { "duration", required_argument, NULL, 'd' },
-	{ "base-prio", required_argument, NULL, 'b' }, CLI_LONG_OPTIONS, { NULL, 0, NULL, 0 },
+/* threads from base + 0, the coordinator above them: at least one priority */
+static const struct bench_defaults defaults = {
+	.duration_ns = 10 * RT_NSEC_PER_SEC, .base_prio = 1, .min_span = 1,
 };
-static const char short_options[] = ":t:d:b:" CLI_SHORT_OPTIONS;
+static const struct option long_options[] = {
+	{ "threads", required_argument, NULL, 't' }, BENCH_LONG_OPTIONS, CLI_LONG_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+static const char short_options[] = ":t:" BENCH_SHORT_OPTIONS CLI_SHORT_OPTIONS;
 
 static void usage(FILE *out)
 {
@@ -55,15 +57,11 @@ static const struct bench_params *parse(void *config, int argc, char **argv)
 	char err[512];
 	int c;
 
-	cli_common_init(&cfg->p.common, usage);
+	bench_params_init(&cfg->p, &defaults, usage);
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		if (c == 't')
 			cfg->nr_threads = (int)cli_opt(&spec_threads, optarg);
-		else if (c == 'd')
-			cfg->duration_ns = cli_opt(&spec_duration, optarg);
-		else if (c == 'b')
-			cfg->p.base_prio = (int)cli_opt(&spec_base, optarg);
-		else
+		else if (!bench_params_option(&cfg->p, c, optarg))
 			cli_common_option(&cfg->p.common, c, optarg, argv, short_options);
 	}
 	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
@@ -77,8 +75,7 @@ static const struct bench_params *parse(void *config, int argc, char **argv)
 				      RT_PRIO_MAX - cfg->p.base_prio);
 	if (cli_thread_prios(cfg->nr_threads, cfg->p.base_prio, err, sizeof(err)))
 		cli_die(EXIT_USAGE, "%s", err);
-	cfg->p.nr_threads = (size_t)cfg->nr_threads;
-	cfg->p.coordinator_prio = cfg->p.base_prio + cfg->nr_threads;
+	bench_params_threads(&cfg->p, (size_t)cfg->nr_threads, cfg->nr_threads);
 	return &cfg->p;
 }
 
@@ -92,33 +89,56 @@ static void header(const struct bench *b)
 	       cfg->nr_threads, cfg->p.base_prio, cfg->p.base_prio + cfg->nr_threads - 1, cpus);
 }
 
-static struct rt_work work;	/* the calibrated unit, for the threads */
-static struct bench_thread threads[98];	/* one run's, kept if it leaves them running */
+/* A thread, and the calibrated unit it busies itself with. */
+struct spin_thread {
+	struct bench_thread bt;
+	const struct rt_work *work;
+};
 
-static int body(struct bench_thread *t)
+static int body(struct bench_thread *bt)
 {
-	while (!bench_thread_stopping(t)) {
-		bench_thread_busy(t, &work, 1);
-		bench_thread_count(t);
+	struct spin_thread *t = container_of(bt, struct spin_thread, bt);
+
+	while (!bench_thread_stopping(bt)) {
+		bench_thread_busy(bt, t->work, 1);
+		bench_thread_count(bt);
 	}
 	return 0;
 }
 
-static int prepare(struct bench *b, struct bench_threads *set)
+static struct bench_thread *nth(void *ctx, size_t i)
+{
+	return &((struct spin_thread *)ctx)[i].bt;
+}
+
+/* A run's threads (its state, kept while they run). */
+static int prepare(const struct bench *b, struct bench_run *r, struct bench_threads *set)
 {
 	const struct spin_cfg *cfg = b->cfg;
+	struct spin_thread *threads = calloc((size_t)cfg->nr_threads, sizeof(*threads));
 	int i;
 
-	work = b->work;
+	if (!threads)
+		return -ENOMEM;
 	for (i = 0; i < cfg->nr_threads; i++)
-		threads[i] = (struct bench_thread){ .prio = cfg->p.base_prio + i, .cpu = -1,
-						    .body = body };
-	*set = (struct bench_threads){ .threads = threads, .duration_ns = cfg->duration_ns,
-				       .limit_ns = cfg->duration_ns + 5 * RT_NSEC_PER_SEC,
-				       .signal_grace_ns = RT_NSEC_PER_SEC / 2,
+		threads[i] = (struct spin_thread){
+			.bt = { .prio = cfg->p.base_prio + i, .cpu = -1, .body = body },
+			.work = &b->work,
+		};
+	r->state = threads;
+	*set = (struct bench_threads){ .nth = nth, .ctx = threads, .duration_ns = cfg->p.duration_ns,
+				       .limit_ns = cfg->p.duration_ns + BENCH_LIMIT_GRACE_NS,
+				       .signal_grace_ns = BENCH_SIGNAL_GRACE_NS,
 				       .watch = BENCH_WATCH_THREAD,
-				       .stall_ns = 5 * RT_NSEC_PER_SEC };
+				       .stall_ns = BENCH_STALL_NS };
 	return 0;
+}
+
+static void release(const struct bench *b, struct bench_run *r)
+{
+	(void)b;
+	free(r->state);
+	r->state = NULL;
 }
 
 static void json_config(struct rt_json *j, const struct bench *b)
@@ -126,23 +146,20 @@ static void json_config(struct rt_json *j, const struct bench *b)
 	const struct spin_cfg *cfg = b->cfg;
 
 	rt_json_int(j, "threads", cfg->nr_threads);
-	rt_json_int(j, "duration_ns", cfg->duration_ns);
 	rt_json_int(j, "unit_ns", UNIT_NS);
 }
 
 static const struct bench_ops spin_ops = {
 	.name = "spin", .stuck_exit = EXIT_SYSCALL, .parse = parse, .header = header,
-	.prepare = prepare,
+	.prepare = prepare, .release = release,
 	.json_config = json_config, .json_head = bench_json_migrations_source,
 	.json_run_head = bench_json_measured,
 };
 
 int main(int argc, char **argv)
 {
-	static struct spin_cfg cfg = { .duration_ns = 10 * RT_NSEC_PER_SEC,
-				       .p = { .base_prio = 1, .coordinator_cpu = -1,
-					      .unit_ns = UNIT_NS, .trace_buffer_kb = 4096,
-					      .trace_run_kb = 4096 } };
+	static struct spin_cfg cfg = { .p = { .coordinator_cpu = -1, .unit_ns = UNIT_NS,
+					      .trace_buffer_kb = 4096, .trace_run_kb = 4096 } };
 
 	bench_main(&spin_ops, &cfg, argc, argv);
 }

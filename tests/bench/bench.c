@@ -694,8 +694,8 @@ static void trace_buffers(void)
 			} else if (k == 1) {
 				m.nr_threads = 98;
 				m.set_threads = true;
-				m.duration_ns = 30 * RT_NSEC_PER_SEC;
-				m.set_duration = true;
+				m.p.duration_ns = 30 * RT_NSEC_PER_SEC;
+				m.p.duration_given = true;
 			}
 			m.p.cpus = p.p.cpus = first_cpus(n);
 			if (k < 2 ? mig_configure(&m, n, err, sizeof(err)) :

@@ -25,8 +25,11 @@
  * threads that do not stop, a stall, a signal, a check that fails.
  */
 struct stand_in_cfg {
-	int64_t duration_ns;
 	struct bench_params p;
+};
+
+static const struct bench_defaults stand_in_defaults = {
+	.duration_ns = RT_NSEC_PER_SEC / 5, .base_prio = 1, .min_span = 1,
 };
 
 enum stand_in_body {
@@ -61,29 +64,22 @@ static void stand_in_usage(FILE *out)
 static const struct bench_params *stand_in_parse(void *config, int argc, char **argv)
 {
 	static const struct rt_optspec threads = { "--threads", RT_OPT_INT, 1, 8, 0 };
-	static const struct rt_optspec duration = { "--duration", RT_OPT_DURATION,
-						    RT_NSEC_PER_MSEC, 5 * RT_NSEC_PER_SEC,
-						    RT_NSEC_PER_SEC };
 	static const struct option opts[] = { { "threads", required_argument, NULL, 't' },
-					      { "duration", required_argument, NULL, 'd' },
-					      CLI_LONG_OPTIONS, { NULL, 0, NULL, 0 } };
-	static const char shorts[] = ":t:d:" CLI_SHORT_OPTIONS;
+					      BENCH_LONG_OPTIONS, CLI_LONG_OPTIONS,
+					      { NULL, 0, NULL, 0 } };
+	static const char shorts[] = ":t:" BENCH_SHORT_OPTIONS CLI_SHORT_OPTIONS;
 	struct stand_in_cfg *cfg = config;
 	int c;
 
-	cli_common_init(&cfg->p.common, stand_in_usage);
+	bench_params_init(&cfg->p, &stand_in_defaults, stand_in_usage);
 	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		if (c == 't')
 			cli_opt(&threads, optarg);
-		else if (c == 'd')
-			cfg->duration_ns = cli_opt(&duration, optarg);
-		else
+		else if (!bench_params_option(&cfg->p, c, optarg))
 			cli_common_option(&cfg->p.common, c, optarg, argv, shorts);
 	}
 	cfg->p.cpus = cli_common_done(&cfg->p.common, argc, argv);
-	cfg->p.base_prio = 1;
-	cfg->p.nr_threads = 2;
-	cfg->p.coordinator_prio = 3;
+	bench_params_threads(&cfg->p, 2, 2);
 	cfg->p.coordinator_cpu = -1;
 	cfg->p.unit_ns = 100 * RT_NSEC_PER_USEC;
 	cfg->p.trace_buffer_kb = 1024;
@@ -142,11 +138,12 @@ static void stand_in_late(void *ctx, size_t i, int64_t since_ns, char *err, size
 	snprintf(err, len, "thread %zu is late", i);
 }
 
-static int stand_in_prepare(struct bench *b, struct bench_threads *set)
+static int stand_in_prepare(const struct bench *b, struct bench_run *r, struct bench_threads *set)
 {
 	const struct stand_in_cfg *cfg = b->cfg;
 	int i;
 
+	(void)r;
 	if (stand_in_status)
 		return stand_in_status;
 	for (i = 0; i < 2; i++)
@@ -154,8 +151,8 @@ static int stand_in_prepare(struct bench *b, struct bench_threads *set)
 			.prio = i && stand_in_prio1 ? stand_in_prio1 : 1 + i, .cpu = -1,
 			.body = stand_in_thread };
 	*set = (struct bench_threads){ .threads = stand_in_threads,
-				       .duration_ns = cfg->duration_ns,
-				       .limit_ns = cfg->duration_ns + RT_NSEC_PER_SEC,
+				       .duration_ns = cfg->p.duration_ns,
+				       .limit_ns = cfg->p.duration_ns + RT_NSEC_PER_SEC,
 				       .signal_grace_ns = stand_in_watch == BENCH_WATCH_THREAD ?
 							  RT_NSEC_PER_SEC / 5 : 0,
 				       .stop_grace_ns = RT_NSEC_PER_SEC / 2,
@@ -166,7 +163,7 @@ static int stand_in_prepare(struct bench *b, struct bench_threads *set)
 	return 0;
 }
 
-static void stand_in_collect(struct bench *b, struct bench_run *r)
+static void stand_in_collect(const struct bench *b, struct bench_run *r)
 {
 	size_t i;
 
@@ -197,7 +194,8 @@ static bool stand_in_report(struct bench *b)
 
 static void stand_in_json(struct rt_json *j, const struct bench *b)
 {
-	rt_json_int(j, "duration_ns", ((const struct stand_in_cfg *)b->cfg)->duration_ns);
+	(void)b;
+	rt_json_int(j, "threads", 2);	/* its own; the driver writes duration_ns */
 }
 
 static const struct bench_ops stand_in_ops = {
@@ -260,7 +258,7 @@ static void invoke(const struct bench_ops *ops, struct outcome *o, const char *a
 	fflush(stdout);
 	pid = fork();
 	if (!pid) {
-		static struct stand_in_cfg cfg = { .duration_ns = RT_NSEC_PER_SEC / 5 };
+		static struct stand_in_cfg cfg;
 
 		dup2(open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
 		dup2(open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600), 2);
@@ -544,14 +542,25 @@ TEST_TIMEOUT(starved_pass_is_said, 30)
 /* A run in which no thread completed a pass is no result: never a table of zeros with 0. */
 TEST_TIMEOUT(no_pass_is_no_result, 30)
 {
+	static const char said[] = "stand-in: not a result: no thread completed a pass in run 1 "
+				   "(measured 0.500 s)";
+	static const char starved[] = "; the machine starved run 1: ";
+	const char *rest;
 	struct outcome o;
 
 	need_rt();
 	stand_in_idle = true;
 	invoke(&stand_in_ops, &o, "-q -r 2");
 	EXPECT_EQ(o.status, EXIT_STARVED);
-	EXPECT_STR(o.err, "stand-in: not a result: no thread completed a pass in run 1 "
-		   "(measured 0.500 s)\n");
+	/*
+	 * one line; where the hypervisor stole time meanwhile (15% once in a
+	 * make check here), the machine's evidence follows on it
+	 */
+	rest = o.err + strlen(said);
+	EXPECT(!strncmp(o.err, said, strlen(said)) &&
+	       (!strcmp(rest, "\n") || !strncmp(rest, starved, strlen(starved))) &&
+	       strchr(o.err, '\n') == o.err + strlen(o.err) - 1,
+	       "o.err is '%s'", o.err);
 	EXPECT_CONTAINS(o.json, "\"return_code\": 5");
 }
 

@@ -97,7 +97,7 @@ TEST_TABLE(default_cpus_fit_the_shape, struct fit_case, fit_cases)
 {
 	struct mig_cfg cfg = {
 		.mode = mig_mode_named(row->mode),
-		.duration_ns = row->duration_ns, .set_duration = row->duration_ns != 0,
+		.p.duration_ns = row->duration_ns, .p.duration_given = row->duration_ns != 0,
 		.nr_locks = row->locks, .set_locks = row->locks != 0,
 		.unit_ns = RT_NSEC_PER_MSEC, .p.base_prio = row->base_prio,
 	};
@@ -131,7 +131,7 @@ static struct mig_cfg cfg_of(const struct mode_case *c)
 		.mode = mig_mode_named(c->mode),
 		.nr_threads = c->threads, .set_threads = c->threads != 0,
 		.nr_locks = c->locks, .set_locks = c->locks != 0,
-		.duration_ns = c->duration_ns, .set_duration = c->duration_ns != 0,
+		.p.duration_ns = c->duration_ns, .p.duration_given = c->duration_ns != 0,
 		.loops = c->loops ? c->loops : 50, .set_loops = c->loops != 0,
 		.unit_ns = RT_NSEC_PER_MSEC,
 		.p.base_prio = c->base_prio,
@@ -157,7 +157,7 @@ TEST_TABLE(mode_configuration, struct mode_case, mode_cases)
 	ASSERT(ret == 0, "refused: %s", err);
 	EXPECT_EQ(cfg.nr_threads, row->want_threads);
 	EXPECT_EQ(cfg.nr_locks, row->want_locks);
-	EXPECT_EQ(cfg.duration_ns, row->want_duration_ns);
+	EXPECT_EQ(cfg.p.duration_ns, row->want_duration_ns);
 	/* a mode says how it stops: contention by time, the others by loops */
 	EXPECT_EQ(cfg.mode->timed, !strcmp(row->mode, "contention"));
 }
@@ -174,12 +174,12 @@ TEST(mode_names)
 TEST(trace_buffer_sizing)
 {
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
-			       .duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
+			       .p.duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
 
 	/* 1024 + 2 threads a CPU x 2 s x 200 KiB */
 	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
 	/* the run's length changes nothing: the recorder drains the buffer */
-	cfg.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
+	cfg.p.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
 	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
 	cfg.mode = &mig_lockstep;
 	EXPECT_EQ(mig_trace_buffer_kb(&cfg), 1024 + 2 * 2 * 200);
@@ -198,11 +198,11 @@ TEST(trace_buffer_sizing)
 TEST(trace_run_sizing)
 {
 	struct mig_cfg cfg = { .mode = &mig_contention, .nr_threads = 4,
-			       .duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
+			       .p.duration_ns = 10 * RT_NSEC_PER_SEC, .p.cpus = cpus_of(2) };
 
 	/* the static programs' whole run: 1024 + 2 threads a CPU x 11 s x 200 KiB */
 	EXPECT_EQ(mig_trace_run_kb(&cfg), 1024 + 2 * 11 * 200);
-	cfg.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
+	cfg.p.duration_ns = 24 * 3600 * RT_NSEC_PER_SEC;
 	cfg.nr_threads = 98;
 	EXPECT_EQ(mig_trace_run_kb(&cfg), 1024 * 1024);	/* the cap: 1 GiB per CPU */
 	cfg.mode = &mig_lockstep;

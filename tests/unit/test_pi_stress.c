@@ -117,7 +117,7 @@ TEST(default_duration_and_reported_waits)
 	char err[512];
 
 	ASSERT_EQ(pis_configure(&cfg, err, sizeof(err)), 0);
-	EXPECT_EQ(cfg.duration_ns, 10 * RT_NSEC_PER_SEC);
+	EXPECT_EQ(cfg.p.duration_ns, 10 * RT_NSEC_PER_SEC);
 	EXPECT_EQ(cfg.wait_bound_ns, PIS_DEFAULT_REPORT_NS);
 	EXPECT_TRUE(!cfg.enforce_bound);
 
@@ -126,7 +126,7 @@ TEST(default_duration_and_reported_waits)
 	cfg.inversions = 1000;
 	cfg.hold_ns = 2 * RT_NSEC_PER_MSEC;
 	ASSERT_EQ(pis_configure(&cfg, err, sizeof(err)), 0);
-	EXPECT_EQ(cfg.duration_ns, 0);
+	EXPECT_EQ(cfg.p.duration_ns, 0);
 	EXPECT_EQ(cfg.wait_bound_ns, 7 * RT_NSEC_PER_MSEC);
 }
 
@@ -148,11 +148,11 @@ TEST(trace_buffer_sizing)
 	struct pis_cfg cfg = cfg_of(2);
 
 	cfg.nr_groups = 1;
-	cfg.duration_ns = 2 * RT_NSEC_PER_SEC;
+	cfg.p.duration_ns = 2 * RT_NSEC_PER_SEC;
 	/* 2 s of 40 MiB on the group's CPU */
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
 	/* the run's length changes nothing: the recorder drains the buffer */
-	cfg.duration_ns = 3600 * RT_NSEC_PER_SEC;
+	cfg.p.duration_ns = 3600 * RT_NSEC_PER_SEC;
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
 	cfg.inversions = 50000;
 	EXPECT_EQ(pis_trace_buffer_kb(&cfg), 4096 + 2 * 40 * 1024);
@@ -171,7 +171,7 @@ TEST(trace_run_sizing)
 	struct pis_cfg cfg = cfg_of(2);
 
 	cfg.nr_groups = 1;
-	cfg.duration_ns = 2 * RT_NSEC_PER_SEC;
+	cfg.p.duration_ns = 2 * RT_NSEC_PER_SEC;
 	/* the static programs' whole run: 3 s of 40 MiB on the group's CPU */
 	EXPECT_EQ(pis_trace_run_kb(&cfg), 4096 + 3 * 40 * 1024);
 	/* -i 50000 takes about a second, whatever the duration */
