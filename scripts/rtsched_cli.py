@@ -30,7 +30,14 @@ def plural(n, word):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage in one line, exit 2, without the usage dump."""
+    """argparse that reports bad usage in one line, exit 2, without the usage
+    dump, and takes options only as written: an abbreviation (--cpu for
+    --cpus) is refused, not matched, so that no option is taken for another
+    or slips past the checks of the one it was meant as."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         print(f"{self.prog}: {message}", file=sys.stderr)

@@ -177,7 +177,7 @@ static void parse(struct config *cfg, int argc, char **argv)
 		case OPT_AFFINITY:
 			if (rt_cpus_parse_set(optarg, &cfg->affinity) || !CPU_COUNT(&cfg->affinity))
 				cli_die(EXIT_USAGE, "invalid --affinity '%s': expected a CPU list such "
-					"as 0-3,6", optarg);
+					"as 0-3,6, CPUs 0 to %d", optarg, CPU_SETSIZE - 1);
 			cfg->have_affinity = true;
 			break;
 		case OPT_REGIME:

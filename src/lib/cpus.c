@@ -259,26 +259,51 @@ int rt_cpus_format_set(const cpu_set_t *set, char *buf, size_t len)
 	return n;
 }
 
+/* A CPU number of a list at *@p, moving past it: 0 or -EINVAL, -EOVERFLOW. */
+static int list_number(const char **p, unsigned long *n)
+{
+	const char *start = *p;
+
+	*n = 0;
+	for (; **p >= '0' && **p <= '9'; (*p)++) {
+		*n = *n * 10 + (unsigned long)(**p - '0');
+		if (*n >= CPU_SETSIZE)
+			return -EOVERFLOW;
+	}
+	return *p > start ? 0 : -EINVAL;
+}
+
 /**
  * rt_cpus_parse_set - a list of CPUs ("0-3,6"), of this machine or another
- * one's (a trace's), into @set
+ * one's (a trace's, analyse --affinity), into @set. Not libnuma's parser:
+ * it takes only the CPUs this machine has, and a trace's machine may have
+ * more.
  *
- * Returns 0, -EINVAL for text that is no list, -EOVERFLOW for a CPU past
- * CPU_SETSIZE.
+ * Returns 0, -EINVAL for text that is no list (or a range that runs
+ * backwards), -EOVERFLOW for a CPU past CPU_SETSIZE.
  */
 int rt_cpus_parse_set(const char *list, cpu_set_t *set)
 {
-	struct bitmask *b;
+	const char *p = list;
+	unsigned long lo, hi, cpu;
 	int ret;
 
-	if (!numbers_in_range(list))
-		return -EINVAL;
-	b = numa_parse_cpustring_all(list);
-	if (!b)
-		return -EINVAL;
-	ret = to_cpu_set(b, set);
-	numa_free_cpumask(b);
-	return ret;
+	CPU_ZERO(set);
+	do {
+		ret = list_number(&p, &lo);
+		hi = lo;
+		if (!ret && *p == '-') {
+			p++;
+			ret = list_number(&p, &hi);
+		}
+		if (!ret && hi < lo)
+			ret = -EINVAL;
+		if (ret)
+			return ret;
+		for (cpu = lo; cpu <= hi; cpu++)
+			CPU_SET(cpu, set);
+	} while (*p++ == ',');
+	return p[-1] ? -EINVAL : 0;
 }
 
 /**

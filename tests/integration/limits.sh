@@ -37,6 +37,11 @@ rmdir "/sys/kernel/tracing/instances/$inst" 2>/dev/null
 ok $rc "trace-cmd record of a FIFO 50 loop on CPU $cpu for 3 s (exit $rc)"
 run_bounded 60 ./analyse --prio 50 --regime "$regime" --json "$TMP/loop.json" "$TMP/loop.dat"
 ok $rc "analyse --prio 50 --regime $regime (exit $rc)"
+# a trace from a machine larger than this one is given its tasks' affinity:
+# CPUs this machine lacks are no error (they were refused: "expected a CPU
+# list such as 0-3,6" for 0-3 on 2 CPUs)
+run_bounded 60 ./analyse -q --prio 50 --affinity "0-$((NCPUS + 61))" --regime "$regime" "$TMP/loop.dat"
+ok $rc "analyse --affinity 0-$((NCPUS + 61)), past this machine's $NCPUS CPUs (exit $rc)" || diag "$TMP/err"
 diag "$TMP/out"
 if [ "$regime" = neither ]; then
 	skip "nothing limits RT threads on this kernel: the loop keeps its CPU"
@@ -72,7 +77,8 @@ fi
 # analyse's own options, bad
 bad_inputs analyse <<'BAD'
 --pid 1 --regime throttle x.dat|2|invalid --regime 'throttle': expected throttling, fair_server, both or neither$
---pid 1 --affinity 0-x x.dat|2|invalid --affinity '0-x': expected a CPU list such as 0-3,6$
+--pid 1 --affinity 0-x x.dat|2|invalid --affinity '0-x': expected a CPU list such as 0-3,6, CPUs 0 to 1023$
+--pid 1 --affinity 0-1024 x.dat|2|invalid --affinity '0-1024': expected a CPU list such as 0-3,6, CPUs 0 to 1023$
 --affinity 0 x.dat|2|--affinity is for tasks chosen with --pid, --name or --prio
 --pid 1 --limit 0 x.dat|2|invalid --limit '0'
 --pid 1 --limit 2h x.dat|2|invalid --limit '2h'

@@ -32,6 +32,17 @@ check "kernel-matrix --results /proc/x: exit 2 (got $rc) before any guest, one l
 run_bounded 60 scripts/check-lava --kernel foo
 check "check-lava --kernel foo: exit 2 (got $rc), one line naming what it takes" \
 	eval '[ $rc -eq 2 ] && one_line "^check-lava: invalid --kernel .foo.: expected a Debian kernel package"'
+# an abbreviated option is not taken for the one it begins: --cpu 8 booted a
+# 2-CPU guest past the --topology check (argparse's prefix matching)
+for s in kernel-matrix compare batch bisect result-lines plot calibrate reproduce kernel-variant; do
+	run_bounded 30 scripts/$s --hel
+	check "$s --hel: exit 2 (got $rc), one line: not an abbreviation of --help" \
+		eval '[ $rc -eq 2 ] && one_line "unrecognized arguments: --hel$"' || diag "$TMP/err"
+done
+run_bounded 30 scripts/kernel-matrix --results "$TMP/km" --cpu 8 --topology sockets=2,cores=2 linux-image-amd64
+check "kernel-matrix --cpu 8: exit 2 (got $rc) before any guest, one line" \
+	eval '[ $rc -eq 2 ] && one_line "unrecognized arguments: --cpu "' || diag "$TMP/err"
+
 # (a copy a user can reach: the tree may be in root's home)
 cp -a scripts "$TMP/scripts" && chmod 755 "$TMP"
 run_bounded 60 setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/scripts/check-lava"

@@ -120,3 +120,30 @@ TEST(outside_affinity)
 	numa_free_cpumask(one);
 	numa_free_cpumask(all);
 }
+
+/*
+ * Another machine's CPUs (a trace's affinity, analyse --affinity): a list
+ * past this machine's CPUs is read (libnuma refuses it: "0-3" failed on 2
+ * CPUs), bounded by CPU_SETSIZE; what is no list is refused.
+ */
+TEST(parse_another_machines_cpus)
+{
+	static const char *const bad[] = { "", ",", "1,,2", "3-1", "a", "1-", "-1", "1 2", "0x1",
+					   "99999999999999999999" };
+	char list[32];
+	cpu_set_t set;
+	size_t i;
+
+	EXPECT_EQ(rt_cpus_parse_set("0-3,6", &set), 0);
+	EXPECT(CPU_COUNT(&set) == 5 && CPU_ISSET(3, &set) && CPU_ISSET(6, &set) &&
+	       !CPU_ISSET(4, &set), "0-3,6 is five CPUs");
+	snprintf(list, sizeof(list), "%d", CPU_SETSIZE - 1);
+	EXPECT_EQ(rt_cpus_parse_set(list, &set), 0);
+	EXPECT(CPU_COUNT(&set) == 1 && CPU_ISSET(CPU_SETSIZE - 1, &set), "the last CPU a set holds");
+	EXPECT_EQ(rt_cpus_parse_set("0-255", &set), 0);
+	EXPECT_EQ(CPU_COUNT(&set), 256);
+	snprintf(list, sizeof(list), "0-%d", CPU_SETSIZE);
+	EXPECT_EQ(rt_cpus_parse_set(list, &set), -EOVERFLOW);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT(rt_cpus_parse_set(bad[i], &set) < 0, "'%s' is refused", bad[i]);
+}
