@@ -34,7 +34,7 @@ from rtsched_columns import (DISTANCE_COLUMNS, NS_COLUMNS, group_samples, nr_gro
 from rtsched_results import (COLUMNS, ResultError, check_comparable, load_set, sitting_unit,
                              whole_runs)
 from rtsched_stats import mean_sd
-from rtsched_verdicts import cell_of, family, gate
+from rtsched_verdicts import cell_of, family, gate, undecided_why
 
 # every time is reported in us (the results hold ns)
 UNITS = {"vol": "switches", "nonvol": "switches", "migrated": "migrations",
@@ -221,7 +221,9 @@ def fail_if_cases(name, baseline, doc, conds, alpha):
                 f"{c.words(alpha)}"]
         if verdict == "undecided":
             diag.insert(0, "undecided: moved past the threshold, but this run is one sitting "
-                           "and so is the baseline: a baseline of two or more (boots) judges it")
+                           "and so is the baseline: a baseline of two or more (boots) judges it"
+                        if c.p is None else f"undecided: moved past the threshold, but "
+                        f"{undecided_why(c)}")
         out.append(Case(condition_name(name, spec), result, c.rel, "%", diag=diag))
     return out
 

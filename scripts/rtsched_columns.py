@@ -4,6 +4,8 @@ group figures, the trace's), their rows (tasks, groups, the total), the
 samples of a cell run by run, and --fail-if's grammar for naming one.
 """
 
+import json
+import math
 import re
 
 from rtsched_results import COLUMNS, ResultError, whole_runs
@@ -91,10 +93,21 @@ def nr_groups(docs):
     return len(docs[0]["runs"][0].get("groups", []))
 
 
+def _figure(x):
+    """X as a float when it is a figure a run can measure (a count, a rate, a
+    time: a JSON number, finite, 0 or more), else None. A string ("nan"), a
+    boolean or a negative is not one, though float() would take it."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    x = float(x)
+    return x if math.isfinite(x) and x >= 0 else None
+
+
 def _per_run(docs, row, column, rows_of_run, value, what, total):
     """One value per whole run of DOCS: VALUE of row ROW among ROWS_OF_RUN(run)
     (None: the run has none, say so), or TOTAL of them all for row == their
-    number. WHAT names a row in messages."""
+    number. WHAT names a row in messages; a value that is not a figure
+    (_figure) is refused, naming it."""
     out = []
     for doc in docs:
         for i, run in enumerate(whole_runs(doc)):
@@ -102,11 +115,18 @@ def _per_run(docs, row, column, rows_of_run, value, what, total):
             if rows is None:
                 raise ResultError(f"{doc['_path']}: run {i + 1} has no {what}s"
                                   f"{' (run with --trace)' if what == 'traced thread' else ''}")
-            try:
-                vals = [float(value(r)) for r in rows]
-            except (KeyError, TypeError, ValueError):
-                raise ResultError(f"{doc['_path']}: run {i + 1} has a {what} without "
-                                  f"{column}") from None
+            vals = []
+            for n, r in enumerate(rows):
+                try:
+                    raw = value(r)
+                except (KeyError, TypeError, IndexError):
+                    raise ResultError(f"{doc['_path']}: run {i + 1} has a {what} without "
+                                      f"{column}") from None
+                v = _figure(raw)
+                if v is None:
+                    raise ResultError(f"{doc['_path']}: run {i + 1}: {what} {n}'s {column} is "
+                                      f"{json.dumps(raw)[:40]}: expected a number of 0 or more")
+                vals.append(v)
             out.append(total(vals) if row == len(vals) else vals[row])
     return out
 
@@ -157,7 +177,10 @@ def parse_fail_if(spec):
         raise ResultError(f"--fail-if {spec!r}: expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%, "
                           f"e.g. migrated:highest>10% (COLUMN: "
                           f"{', '.join(COLUMNS + GROUP_COLUMNS + TRACE_COLUMNS)})")
-    return m.group(1), m.group(2), m.group(3), float(m.group(4))
+    pct = float(m.group(4))
+    if not math.isfinite(pct):
+        raise ResultError(f"--fail-if {spec!r}: the percentage is past a double's range")
+    return m.group(1), m.group(2), m.group(3), pct
 
 
 def traced_limits(docs):

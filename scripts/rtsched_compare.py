@@ -11,7 +11,7 @@ from rtsched_columns import (GROUP_COLUMNS, NS_COLUMNS, check_column, resolve_fa
                              trace_columns, usable_columns)
 from rtsched_results import (check_comparable, count_sittings, describe, process_of,
                              scheduler_settings, sitting_unit, sittings, where_ran, whole_runs)
-from rtsched_verdicts import LEVEL, Cell, family, gate, spread_of, tested
+from rtsched_verdicts import LEVEL, Cell, family, gate, spread_of, tested, undecided_why
 
 EXIT_UNDECIDED = 5
 
@@ -228,6 +228,7 @@ def verdicts(gates, alpha):
                   + (f" (the family: {len(gates)} conditions)" if len(gates) > 1 else ""))
         elif out == "undecided":
             undecided += 1
-            print(f"UNDECIDED {moved}: one sitting a side, not evidence: give sittings "
-                  f"(boots) of both, or --calibration")
+            print(f"UNDECIDED {moved}: " + (
+                "one sitting a side, not evidence: give sittings (boots) of both, or "
+                "--calibration" if c.p is None else undecided_why(c)))
     return 1 if failed else EXIT_UNDECIDED if undecided else 0

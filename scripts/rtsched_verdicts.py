@@ -128,15 +128,33 @@ def moved(c, op, pct):
     return c.rel > pct if op == ">" else c.rel < -pct
 
 
+def unreachable(c, alpha):
+    """Whether no outcome of Cell C's design could be significant at ALPHA:
+    sittings of one value each, whose exact tests' smallest p (2 against 2:
+    1/3) is not below it."""
+    return c.p is not None and not c.test.se and c.test.floor >= alpha
+
+
 def gate(c, op, pct, alpha):
     """A --fail-if condition (OP, PCT) on Cell C after its family's
     adjustment: 'fail' (moved past PCT and significant), 'undecided' (moved
-    past PCT, and nothing could test it) or 'pass'."""
+    past PCT, and nothing could test it, or no outcome could be significant)
+    or 'pass'."""
     if not moved(c, op, pct):
         return "pass"
-    if c.padj is None:
+    if c.padj is None or unreachable(c, alpha):
         return "undecided"
     return "fail" if c.padj < alpha else "pass"
+
+
+def undecided_why(c):
+    """Why gate() left Cell C undecided, in words."""
+    if c.p is None:
+        return "one sitting a side, not evidence"
+    n = {2: "two", 3: "three"}.get(min(c.na, c.nb), str(min(c.na, c.nb)))
+    side = f"{n} sittings a side" if c.na == c.nb else f"{c.na} and {c.nb} sittings"
+    return (f"{side} of one value each: no exact test of them goes below "
+            f"p={c.test.floor:.3f}; give more sittings (boots)")
 
 
 def cell_of(base, docs, col, row, read, unit, spread=None):

@@ -168,6 +168,7 @@ refuse 2 "place_here is a figure of --trace, and --run 'migrate -t 8 -d 10' does
 refuse 2 "--fail-if 'wait_p99:0>10%': wait_p99 is a pi_stress figure; migrate results have" \
 	--fail-if 'wait_p99:0>10%'
 refuse 2 "the benchmark's results: task '9': expected 0 to 7" --fail-if 'migrated:9>10%'
+refuse 2 "the percentage is past a double's range" --fail-if "migrated:7>$(printf '9%.0s' $(seq 400))%"
 refuse 2 "invalid --runs '0': expected a whole number from 1 to 100" --runs 0
 refuse 2 "invalid --sittings '1': expected a whole number from 2 to 100" --sittings 1
 refuse 2 "invalid --budget '1': expected a whole number from --sittings (3) to 1000" --budget 1

@@ -66,6 +66,36 @@ for f in /dev/zero "$H/fifo.json"; do
 		diag "$TMP/err"
 done
 
+# --- impossible figures: a group's rate or wait, a trace figure that is not
+# a number of 0 or more (a string "nan" or "inf", a negative, a boolean) is
+# refused by compare and result-lines with one line naming it (they were
+# tested as numbers: "p=1.000 not significant", "placement pass nan us")
+PIS=$(find results/reproduction -name '*-pi_stress-g4-spread-pi.json' | sort | head -1)
+TRC=$(find results/reproduction/placement -name '*-migrate-contention-t8.json' | sort | head -1)
+figure() { # figure NAME BASE PYTHON: H/NAME.json, BASE changed by PYTHON (on d, r the first run)
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d))' "$2" "$H/$1.json" "$3"
+}
+figure rate-nan "$PIS" 'r["groups"][0]["per_second"] = "nan"'
+figure rate-negative "$PIS" 'r["groups"][0]["per_second"] = -1000.0'
+figure wait-bool "$PIS" 'r["groups"][1]["wait_ns"]["max"] = True'
+figure boosts-negative "$PIS" 'r["trace"]["threads"][0]["pi_boosts"] = -1000'
+figure placement-inf "$TRC" 'r["trace"]["threads"][2]["placement"]["wait_ns"] = "inf"'
+figure latency-bool "$TRC" 'r["trace"]["threads"][0]["wakeup_latency_ns"]["max"] = False'
+for h in rate-nan:"$PIS" rate-negative:"$PIS" wait-bool:"$PIS" boosts-negative:"$PIS" \
+	placement-inf:"$TRC" latency-bool:"$TRC"; do
+	name=${h%%:*} base=${h#*:}
+	run_bounded 30 scripts/compare "$base" "$H/$name.json"
+	check "compare of a result with a $name figure: exit 2 (got $rc), one line" \
+		one_line_2 compare "$name.json: run 1: .*: expected a number of 0 or more" || diag "$TMP/err"
+	run_bounded 30 scripts/result-lines "$H/$name.json"
+	check "result-lines of it: exit 2 (got $rc), one line" \
+		one_line_2 result-lines "$name.json: run 1: .*: expected a number of 0 or more" || diag "$TMP/err"
+done
+
 # --- text is text
 mkdir -p "$H/\$x^\$"
 cp "$BASE" "$H/\$x^\$/a.json"

@@ -141,6 +141,21 @@ d = json.load(open(sys.argv[1]))
 exec(sys.argv[3])
 json.dump(d, open(sys.argv[2], "w"))' "$1" "$2" "$3"
 }
+# two boots a side, each of one value (0, 0 against 1, 1): no exact test of
+# them goes below p = 1/3, so a gate can neither fail them (it once did,
+# "p=0.000 significant") nor pass them
+for side in 0 1; do
+	for boot in 0 1; do
+		mkdir -p "$TMP/const$side"
+		edit $ref/commit-43fa5460fe60-after-pi.json "$TMP/const$side/$boot.json" \
+			"d['sitting'] = {'boot_id': 'b$side$boot', 'process': 'p$side$boot', 'pid': 1}
+for row in d['runs'][0]['rows']: row['migrated'] = $side"
+	done
+done
+run_bounded 30 scripts/compare "$TMP/const0" "$TMP/const1" --fail-if 'migrated:highest>10%' --alpha 1e-300
+check "0,0 against 1,1 in two boots a side: no verdict (exit $rc, want 5)" test "$rc" -eq 5
+check "  never significant, and says why" bash -c "grep -q '^UNDECIDED B: migrated of task highest rose +inf% (> 10%): two sittings a side of one value each: no exact test of them goes below p=0.333; give more sittings (boots)' '$TMP/out' && ! grep -q ': significant' '$TMP/out'" ||
+	diag "$TMP/out"
 edit "$f" "$TMP/d2.json" 'd["config"]["duration_ns"] = 2000000000'
 bad_inputs_compare 2 "cannot compare .* \(duration 500ms\) with .*/d2.json \(duration 2s\): the configurations differ" "$f" "$TMP/d2.json"
 edit "$f" "$TMP/u2.json" 'd["config"]["unit_ns"] = 2000000'
@@ -158,6 +173,10 @@ bad_inputs_compare 2 "cannot compare .* \(migrate\) with .* \(pi_stress\)" "$f" 
 bad_inputs_compare 2 "give at least two result sets" "$f"
 bad_inputs_compare 2 "--fail-if 'migrated>3': expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%" "$f" "$f" --fail-if 'migrated>3'
 bad_inputs_compare 2 "task '9': expected 0 to 3" "$f" "$f" --fail-if 'migrated:9>3%'
+# a percentage past a double's range was taken as inf, and accepted
+pct=$(printf '9%.0s' $(seq 400))
+bad_inputs_compare 2 "--fail-if 'migrated:3>9999999999.*%': the percentage is past a double's range" \
+	"$f" "$f" --fail-if "migrated:3>$pct%"
 bad_inputs_compare 2 "wait_max is a pi_stress figure; migrate results have" "$f" "$f" --column wait_max
 
 # plot: a PNG and an SVG of the size asked
