@@ -16,6 +16,8 @@ const struct bench_defaults pis_defaults = {
 
 #define MAX_SHARED_GROUPS 64	/* with -u: 192 threads on one CPU */
 
+static int64_t groups_per_cpu(const struct pis_cfg *cfg);
+
 /**
  * pis_group_cpu - the CPU of @group
  *
@@ -72,6 +74,42 @@ int pis_group_capacity(const struct pis_cfg *cfg, char *why, size_t len)
 	return ncpus - 1;
 }
 
+/*
+ * A group's pass includes its low's hold once boosted, and the boosted lows
+ * of the groups that share a CPU run at one priority, first come first
+ * served: their holds queue. The watchdog must outlast that queue, with a
+ * margin (twice), or it would fail runs in which inheritance worked. Without
+ * -w it grows to that; a -w shorter is refused.
+ */
+static int check_watchdog(struct pis_cfg *cfg, char *err, size_t len)
+{
+	int64_t k = groups_per_cpu(cfg), need = 2 * k * cfg->hold_ns;
+	char wd[32], hold[32], queue[32], min[32];
+
+	cfg->queued_holds = (int)k;
+	if (cfg->watchdog_ns >= need)
+		return 0;
+	if (!cfg->set_watchdog) {
+		cfg->watchdog_ns = need;
+		cfg->watchdog_grown = true;
+		return 0;
+	}
+	rt_format_duration(wd, sizeof(wd), cfg->watchdog_ns);
+	rt_format_duration(hold, sizeof(hold), cfg->hold_ns);
+	rt_format_duration(queue, sizeof(queue), k * cfg->hold_ns);
+	rt_format_duration(min, sizeof(min), need);
+	if (k == 1)
+		snprintf(err, len, "invalid --watchdog '%s': a group's pass includes its low's "
+			 "--hold %s; accepted: %s or more (twice the hold), or a shorter --hold",
+			 wd, hold, min);
+	else
+		snprintf(err, len, "invalid --watchdog '%s': a group's pass includes its low's "
+			 "--hold %s, and the %lld groups on one CPU queue their holds (%s); "
+			 "accepted: %s or more (twice that), or fewer groups, a shorter --hold",
+			 wd, hold, (long long)k, queue, min);
+	return -EINVAL;
+}
+
 /**
  * pis_configure - fill in the defaults (groups, duration, the reported
  * waits) and check the whole
@@ -115,7 +153,7 @@ int pis_configure(struct pis_cfg *cfg, char *err, size_t len)
 			 hold, bound);
 		return -EINVAL;
 	}
-	return 0;
+	return check_watchdog(cfg, err, len);
 }
 
 /**

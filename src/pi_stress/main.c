@@ -114,6 +114,7 @@ static const struct bench_params *parse_options(void *config, int argc, char **a
 			break;
 		case 'w':
 			cfg->watchdog_ns = cli_opt(&spec_watchdog, optarg);
+			cfg->set_watchdog = true;
 			break;
 		case OPT_HOLD:
 			cfg->hold_ns = cli_opt(&spec_hold, optarg);
@@ -161,7 +162,11 @@ static void header(const struct bench *b)
 	if (cfg->inversions)
 		printf("%s%lld inversions per group", cfg->p.duration_ns ? ", " : "",
 		       (long long)cfg->inversions);
-	printf(", watchdog %s\n", wd);
+	printf(", watchdog %s", wd);
+	if (cfg->watchdog_grown)
+		printf(" (twice the %d holds of %s that can queue on one CPU)", cfg->queued_holds,
+		       hold);
+	printf("\n");
 	printf("SCHED_FIFO low %d, medium %d, high %d, coordinator %d on CPU %d%s; ",
 	       cfg->p.base_prio, cfg->p.base_prio + 1, cfg->p.base_prio + 2, cfg->p.base_prio + 3,
 	       b->params->coordinator_cpu, cfg->uniprocessor ? " (-u)" : "");

@@ -34,6 +34,9 @@ struct pis_cfg {
 	struct bench_params p;		/* -b (base_prio: low; medium +1, high +2), -c, -q,
 					 * -r, --json and the rest every program has */
 	bool set_groups;		/* given, not defaulted */
+	bool set_watchdog;		/* -w given: refused when the holds outlast it */
+	int queued_holds;		/* the groups whose holds can queue on one CPU */
+	bool watchdog_grown;		/* without -w, grown to twice their holds */
 };
 
 /* Without --wait-bound, the waits reported: those this much over --hold. */

@@ -38,6 +38,14 @@ med=$(group_cell "$TMP/out" 0 median)
 ok $rc "--hold 200us passes"
 check "  the median wait ($med us) includes low's 200 us hold" awk -v m="$med" 'BEGIN { exit !(m >= 200) }'
 
+# twelve groups on one CPU, each low holding 100 ms once boosted: their holds
+# queue (one priority, FIFO), 1.2 s, past the default 1 s watchdog; the run
+# is no failure of inheritance, and the watchdog grows to twice the queue
+run_bounded 60 ./pi_stress -u -g 12 --hold 100ms -d 2
+ok $rc "-u -g 12 --hold 100ms: inheritance works, exit 0 (got $rc)" || diag "$TMP/out" "$TMP/err"
+check "  the header says the watchdog it took and why" \
+	grep -q ', watchdog 2400ms (twice the 12 holds of 100ms that can queue on one CPU)$' "$TMP/out"
+
 # a hold past the default report threshold (5 ms) needs no --wait-bound:
 # the waits reported are those 5 ms longer than the hold
 run_bounded 30 ./pi_stress -i 20 --hold 10ms

@@ -21,6 +21,8 @@ bad_inputs pi_stress <<CASES
 -d 25h|2|invalid --duration '25h'
 -w 5ms|2|invalid --watchdog '5ms': expected a duration from 10ms to 1h
 -w 2h|2|invalid --watchdog '2h'
+--hold 100ms -w 50ms|2|invalid --watchdog '50ms': a group's pass includes its low's --hold 100ms; accepted: 200ms or more \(twice the hold\), or a shorter --hold
+-u -g 12 --hold 100ms -w 1s|2|invalid --watchdog '1s': a group's pass includes its low's --hold 100ms, and the 12 groups on one CPU queue their holds \(1200ms\); accepted: 2400ms or more \(twice that\), or fewer groups, a shorter --hold
 --hold 200ms|2|invalid --hold '200ms': expected a duration from 0 to 100ms .*no unit means us
 --hold -1|2|invalid --hold '-1'
 --hold 6ms --wait-bound 5ms|2|--hold 6ms is not below --wait-bound 5ms: high waits at least for low's hold
