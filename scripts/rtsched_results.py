@@ -235,7 +235,9 @@ def where_ran(doc):
     v = doc.get("system", {}).get("vm")
     if not v:
         return "the machine itself"
-    return f"a VM ({v.get('accel')}, {v.get('vcpus')} vCPUs on {v.get('host', {}).get('nodename')})"
+    layout = f", {v['topology']}" if v.get("topology") else ""
+    return (f"a VM ({v.get('accel')}, {v.get('vcpus')} vCPUs{layout} on "
+            f"{v.get('host', {}).get('nodename')})")
 
 
 def _release(doc):
@@ -287,17 +289,33 @@ def scheduler_settings(doc):
                                                    else "unknown")}
 
 
+def set_identity(doc):
+    """What the results of one set must share beyond the configuration, as
+    (name, words) pairs: the kernel, and the settings that decide its
+    figures (scheduler_settings); words None where the result does not say."""
+    unknown = ("not recorded", "unknown")
+    return [("kernel", (doc.get("system") or {}).get("release"))] + [
+        (k, None if v in unknown else v) for k, v in scheduler_settings(doc).items()]
+
+
 def check_comparable(named_docs, one_place=False):
     """Raise unless every document has the same tool and configuration that matters.
 
     ONE_PLACE: also the same place (one machine, or one kind of virtual
-    machine), as the runs of one result set must be.
+    machine, its layout too), the same kernel and the same settings of its
+    scheduler, as the runs of one result set must be: pooled, two kernels
+    or two regimes would be one wide spread that hides both.
     """
     first_name, first = named_docs[0]
     for name, doc in named_docs[1:]:
         if one_place and where_ran(doc) != where_ran(first):
             raise ResultError(f"cannot pool {first_name} (ran on {where_ran(first)}) with "
                               f"{name} (ran on {where_ran(doc)}) in one set")
+        for (what, a), (_, b) in zip(set_identity(first), set_identity(doc)) if one_place else ():
+            if a is not None and b is not None and a != b:
+                raise ResultError(f"cannot pool {first_name} ({what} {a}) with {name} "
+                                  f"({what} {b}) in one set: give each its own (a folder, "
+                                  "a file, or @LIST)")
         if one_place and bool(doc["config"].get("pi")) != bool(first["config"].get("pi")):
             pi = ("no PI", "PI")
             raise ResultError(f"cannot pool {first_name} ({pi[bool(first['config'].get('pi'))]}) "

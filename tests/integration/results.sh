@@ -156,6 +156,27 @@ run_bounded 30 scripts/compare "$TMP/const0" "$TMP/const1" --fail-if 'migrated:h
 check "0,0 against 1,1 in two boots a side: no verdict (exit $rc, want 5)" test "$rc" -eq 5
 check "  never significant, and says why" bash -c "grep -q '^UNDECIDED B: migrated of task highest rose +inf% (> 10%): two sittings a side of one value each: no exact test of them goes below p=0.333; give more sittings (boots)' '$TMP/out' && ! grep -q ': significant' '$TMP/out'" ||
 	diag "$TMP/out"
+# a set is one configuration on one kernel, under one regime, in one place:
+# a folder that mixes two kernels, RT throttling on and off, RT_PUSH_IPI on
+# and off, or a flat and a two-node guest is refused, naming both (they
+# were pooled: "10 runs", every row not significant)
+pooled() { # pooled NAME PYTHON PATTERN [PYTHON-A]: a set of $f (changed by PYTHON-A) and $f changed by PYTHON is refused
+	rm -rf "$TMP/pool-$1" && mkdir -p "$TMP/pool-$1"
+	edit "$f" "$TMP/pool-$1/a.json" "${4:-pass}"
+	edit "$f" "$TMP/pool-$1/b.json" "$2"
+	bad_inputs_compare 2 "cannot pool .*/a.json \($3" "$TMP/pool-$1" "$f"
+}
+pooled kernels 'd["system"]["release"] = "6.1.0-57-rt-amd64"' "kernel .*\) with .*/b.json \(kernel 6.1.0-57-rt-amd64\) in one set"
+pooled regimes 'd["system"]["rt_bandwidth"]["regime"] = "neither" if d["system"]["rt_bandwidth"]["regime"] != "neither" else "throttling"' \
+	"RT bandwidth .*\) with .*/b.json \(RT bandwidth .*\) in one set"
+pooled push-ipi 'd["system"]["scheduler"]["features"] = ["NO_RT_PUSH_IPI"]' \
+	"RT_PUSH_IPI on\) with .*/b.json \(RT_PUSH_IPI off\) in one set" 'd["system"]["scheduler"]["features"] = ["RT_PUSH_IPI"]'
+for t in 0 1; do
+	edit "$f" "$TMP/vm$t.json" "d['system']['vm'] = {'accel': 'tcg', 'vcpus': 4, 'host': {'nodename': 'h'},
+	 'topology': None if $t == 0 else 'sockets=2,cores=2,threads=1,nodes=2'}"
+done
+rm -rf "$TMP/pool-vm" && mkdir -p "$TMP/pool-vm" && cp "$TMP/vm0.json" "$TMP/vm1.json" "$TMP/pool-vm/"
+bad_inputs_compare 2 "cannot pool .*/vm0.json \(ran on a VM \(tcg, 4 vCPUs on h\)\) with .*/vm1.json \(ran on a VM \(tcg, 4 vCPUs, sockets=2,cores=2,threads=1,nodes=2 on h\)\) in one set" "$TMP/pool-vm" "$TMP/vm0.json"
 edit "$f" "$TMP/d2.json" 'd["config"]["duration_ns"] = 2000000000'
 bad_inputs_compare 2 "cannot compare .* \(duration 500ms\) with .*/d2.json \(duration 2s\): the configurations differ" "$f" "$TMP/d2.json"
 edit "$f" "$TMP/u2.json" 'd["config"]["unit_ns"] = 2000000'
