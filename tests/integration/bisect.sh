@@ -108,6 +108,21 @@ check "  its failed rounds are logged, then it is skipped" bash -c \
 	"grep -c '^  a round failed (exit 1; .*stand-in: this revision.s guest did not boot)' '$TMP/out' | grep -qx 2 &&
 	 grep -q '^  skip: 2 rounds failed (booted or run)' '$TMP/out'"
 
+# --- a revision whose results are not of the ends' configuration, or not
+# of their program, stops the bisection: exit 2, saying what differs (it was
+# measured and convicted, exit 0)
+for odd in STANDIN_ODD:locks STANDIN_SPIN:spin; do
+	: >"$STANDIN_CALLS"
+	run_bounded 120 env "${odd%%:*}=$FIRST" scripts/bisect --tree "$REPO" --good HEAD~7 --bad HEAD \
+		--fail-if 'migrated:7>50%' --runs 3 --sittings 3 --budget 5 \
+		--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' --step-command "$STANDIN" \
+		--results "$TMP/odd2-${odd#*:}"
+	check "${odd%%:*}: revision $(echo "$FIRST" | cut -c1-12)'s results differ from the ends': exit 2 (got $rc)" \
+		test "$rc" -eq 2 || diag "$TMP/err"
+	check "  and it says what differs" grep -qE "^bisect: .*revision $(echo "$FIRST" | cut -c1-12).*(locks 4.*locks 2|\(migrate\).*\(spin\))" "$TMP/err" ||
+		diag "$TMP/err"
+done
+
 # --- the planted commit's figures decide nothing: skip, never a verdict
 STANDIN_NOISY=$PLANTED bisect --results "$TMP/r3"
 check "an undecidable step: no first bad commit claimed (exit $rc, want 1)" \
