@@ -62,6 +62,20 @@ class PrivateDir:
         """Give DEST the file NAME (FileExistsError if DEST exists, a link even)."""
         os.link(name, dest, src_dir_fd=self.fd, follow_symlinks=False)
 
+    def link_free(self, name, dest):
+        """Give the file NAME the name DEST, or, where DEST is taken (another
+        run stored its result there in the same second), DEST with -2, -3...
+        before its extension: never over a file. Returns the name given."""
+        stem, ext = os.path.splitext(dest)
+        for k in range(1, 1000):
+            path = dest if k == 1 else f"{stem}-{k}{ext}"
+            try:
+                self.link(name, path)
+                return path
+            except FileExistsError:
+                continue
+        raise FileExistsError(errno.EEXIST, "a thousand results of this name", dest)
+
     def replace(self, name, dest):
         """DEST becomes the file NAME, replacing what is there (a link itself, not its target)."""
         os.replace(name, dest, src_dir_fd=self.fd)

@@ -211,4 +211,31 @@ with tempfile.TemporaryDirectory() as d:
     rc, console, secs, killed = vm.boot(["sh", "-c", "echo rtsched-guest: kernel x; exit 3"], 30)
     ok(rc == 3 and killed is None, "a guest's exit status is kept")
 
+    # --- two kernel-matrix runs storing into one folder in the same second
+    # keep both results: a name taken is never replaced (one of two was lost)
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader(
+        "kernel_matrix", os.path.join(os.path.dirname(__file__), "..", "..", "scripts",
+                                      "kernel-matrix"))
+    spec = importlib.util.spec_from_loader("kernel_matrix", loader)
+    km = importlib.util.module_from_spec(spec)
+    loader.exec_module(km)
+    ref = os.path.join(os.path.dirname(__file__), "..", "..", "results", "reference",
+                       "commit-43fa5460fe60-after-pi.json")
+    with open(ref, "rb") as f:
+        files = {"1.json": f.read()}
+    with tempfile.TemporaryDirectory() as tmp:
+        res = os.path.join(tmp, "results")
+        paths = []
+        for k in range(3):
+            stage = os.path.join(tmp, f"stage{k}")
+            os.mkdir(stage)
+            paths += km.store(files, {"accel": "tcg", "vcpus": 4}, res, "tcg", 4, stage)
+        kept = sorted(os.path.join(d, n) for d, _, ns in os.walk(res) for n in ns)
+        ok(len(set(paths)) == 3 and sorted(paths) == kept,
+           f"three stores of one result in one second keep three files ({len(kept)})")
+        ok(not any(".tmp." in p for p in os.listdir(os.path.dirname(kept[0]))),
+           "  and leave no private folder")
+
 done()
