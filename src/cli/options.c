@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/cpus.h"
+#include "lib/env.h"
 #include "lib/sched.h"
 
 /**
@@ -168,17 +170,33 @@ struct bitmask *cli_housekeeping(const char *arg, const struct bitmask *usable)
 	return cpu_list("--housekeeping", arg, usable);
 }
 
+/* Whether @cpu is offline (the kernel's list of them), else not or unknown. */
+static bool cpu_offline(int cpu, const struct bitmask *usable)
+{
+	struct rt_env e;
+	cpu_set_t off;
+
+	return !rt_env_read(&e, usable, "/sys") && e.offline[0] &&
+	       !rt_cpus_parse_set(e.offline, &off) && cpu >= 0 && cpu < CPU_SETSIZE &&
+	       CPU_ISSET(cpu, &off);
+}
+
 static struct bitmask *cpu_list(const char *opt, const char *arg, const struct bitmask *usable)
 {
 	const char *why = rt_cpus_numa_message();
 	char have[256];
 	struct bitmask *cpus;
-	int bad;
+	int bad, err;
 
 	rt_cpus_format(usable, have, sizeof(have));
 	cpus = rt_cpus_parse(arg, usable, &bad);
 	if (cpus)
 		return cpus;
+	err = errno;
+	if (err == EPERM && cpu_offline(bad, usable))
+		cli_die(EXIT_USAGE, "invalid %s '%s': CPU %d is offline; usable CPUs: %s", opt, arg,
+			bad, have);
+	errno = err;
 	if (errno == EPERM)
 		cli_die(EXIT_USAGE,
 			"invalid %s '%s': CPU %d is not usable by this process (affinity or "

@@ -71,6 +71,26 @@ else
 	skip "one CPU: no CPU outside the affinity mask to name"
 fi
 
+# An offline CPU is named as offline, not blamed on the affinity or a
+# cpuset (it was): the last CPU taken offline for the moment, then back
+last=$((NCPUS - 1))
+online=/sys/devices/system/cpu/cpu$last/online
+if [ "$NCPUS" -ge 2 ] && [ -w "$online" ] && [ "$(id -u)" -eq 0 ]; then
+	tap_cleanup="echo 1 >$online; $tap_cleanup"
+	if echo 0 >"$online"; then
+		run_bounded 10 ./migrate -c "$last"
+		echo 1 >"$online"
+		check "-c $last with CPU $last offline: exit 2 (got $rc), it says the CPU is offline" \
+			bash -c "[ $rc -eq 2 ] && grep -q \"invalid --cpus '$last': CPU $last is offline; usable CPUs: \" '$TMP/err'" ||
+			diag "$TMP/err"
+	else
+		skip "CPU $last cannot be taken offline here"
+	fi
+	check "  CPU $last is online again" grep -qx 1 "$online"
+else
+	skip "no CPU this test may take offline (needs root, two CPUs, CPU hotplug)"
+fi
+
 # The defaults follow the affinity mask, not the machine: under taskset -c 0,
 # 2 x 1 threads and 1 lock. Checked without RT in the header of the parse.
 if have_rt; then
