@@ -108,6 +108,41 @@ check "  its failed rounds are logged, then it is skipped" bash -c \
 	"grep -c '^  a round failed (exit 1; .*stand-in: this revision.s guest did not boot)' '$TMP/out' | grep -qx 2 &&
 	 grep -q '^  skip: 2 rounds failed (booted or run)' '$TMP/out'"
 
+# --- one bisection at a time into a --results folder: a second (of
+# another tree) is refused before it writes, exit 2 (two trees into one
+# --results both ran, one log, one state)
+hold() { # hold FILE: a process holding FILE's lock, as a running bisection does ($holder)
+	/usr/bin/python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a+")
+fcntl.flock(f, fcntl.LOCK_EX)
+time.sleep(20)' "$1" &
+	holder=$!
+}
+mkdir -p "$TMP/busy/r"
+hold "$TMP/busy/r/bisect.lock"
+sleep 0.5
+bisect --results "$TMP/busy/r"
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+check "a --results folder another bisection writes: exit 2 (got $rc), one line, nothing written" \
+	bash -c "[ $rc -eq 2 ] && grep -q '^bisect: another bisection writes into .*/busy/r' '$TMP/err' && [ ! -e '$TMP/busy/r/bisect.log' ]" ||
+	diag "$TMP/err"
+
+# --- links planted in --results are never written through: at bisect.log,
+# and at the good end's build.log (27 lines were appended to the one's
+# target, the other's truncated)
+mkdir -p "$TMP/links/revisions/$(rev HEAD~7 | cut -c1-12)"
+echo precious >"$TMP/victim1"
+echo precious >"$TMP/victim2"
+ln -s "$TMP/victim1" "$TMP/links/bisect.log"
+ln -s "$TMP/victim2" "$TMP/links/revisions/$(rev HEAD~7 | cut -c1-12)/build.log"
+: >"$STANDIN_CALLS"
+bisect --results "$TMP/links"
+check "links at bisect.log and build.log: the bisection runs (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  their targets untouched" bash -c "[ \"\$(cat '$TMP/victim1' '$TMP/victim2')\" = \"precious
+precious\" ]"
+check "  the log is a file of its own, written" bash -c "[ ! -L '$TMP/links/bisect.log' ] && grep -q '^first bad commit' '$TMP/links/bisect.log'"
+
 # --- a revision whose results are not of the ends' configuration, or not
 # of their program, stops the bisection: exit 2, saying what differs (it was
 # measured and convicted, exit 0)
@@ -197,7 +232,7 @@ exec 9>>"$LOCK"
 flock 9 # as a bisection running would hold it
 bisect --results "$TMP/rr"
 exec 9>&-
-check "a second bisection of the same tree at once: refused (exit $rc, want 1)" test "$rc" -eq 1
+check "a second bisection of the same tree at once: refused (exit $rc, want 2; 1 is \"not found\")" test "$rc" -eq 2
 check "  the line says another one runs" grep -q "^bisect: another bisection of $REPO is running" "$TMP/err"
 mkdir -p "$TMP/small"
 if mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>/dev/null; then
