@@ -143,6 +143,19 @@ check "  their targets untouched" bash -c "[ \"\$(cat '$TMP/victim1' '$TMP/victi
 precious\" ]"
 check "  the log is a file of its own, written" bash -c "[ ! -L '$TMP/links/bisect.log' ] && grep -q '^first bad commit' '$TMP/links/bisect.log'"
 
+# --- a round is one sitting whatever it returns: a step whose result files
+# each claim a boot of their own (two a round) is looked at and measured as
+# the budget says (a revision was looked at 5 times, 10 runs against
+# --budget 9, the log promising "up to 3 looks")
+: >"$STANDIN_CALLS"
+STANDIN_SPLIT=1 bisect --results "$TMP/split" --runs 2
+check "result files of a boot each: the bisection ends (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  no revision ran more rounds than --budget 5, nor was looked at with more sittings" \
+	bash -c "! ls -d '$TMP'/split/revisions/*/round-6 >/dev/null 2>&1 &&
+		! grep -qE '^  ([6-9]|[1-9][0-9]+) sittings: ' '$TMP/split/bisect.log'" || diag "$TMP/split/bisect.log"
+check "  each look counted its rounds: 3, 4 or 5 sittings" \
+	bash -c "grep -E '^  [0-9]+ sittings: ' '$TMP/split/bisect.log' | grep -qvE '^  [345] sittings: ' && exit 1; grep -qE '^  3 sittings: ' '$TMP/split/bisect.log'"
+
 # --- a revision whose results are not of the ends' configuration, or not
 # of their program, stops the bisection: exit 2, saying what differs (it was
 # measured and convicted, exit 0)
