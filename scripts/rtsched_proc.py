@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 
 class Stopped(Exception):
@@ -29,12 +30,36 @@ def _signal_group(pgid, sig):
         pass
 
 
+def _group_left(pgid):
+    """Whether a process of group PGID is still there."""
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def _stop_leftovers(pgid, grace):
+    """What a child that ended left in its session (a step's sleep in the
+    background): SIGTERM, GRACE seconds (5 at most) to go, then SIGKILL."""
+    if not _group_left(pgid):
+        return
+    _signal_group(pgid, signal.SIGTERM)
+    deadline = time.monotonic() + min(grace, 5)
+    while _group_left(pgid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _signal_group(pgid, signal.SIGKILL)
+
+
 def run_child(cmd, timeout=None, grace=60, **kw):
     """Run CMD (Popen's KW: stdout, stderr, env, cwd, text) to its end, or
     for TIMEOUT seconds; a CompletedProcess, whose `ended` is None, or how
     it was ended past its time: "SIGTERM", or "SIGKILL" when it was still
     there GRACE seconds after. CMD runs in a session of its own, so that
-    nothing it starts outlives it: past its time, or when a signal or an
+    nothing it starts outlives it: at its end (what it left in the
+    background is stopped, _stop_leftovers), past its time, or when a signal or an
     error stops this script, the whole session is told to stop (SIGTERM:
     make deletes what it had begun and its sub-makes stop, kernel-matrix
     takes its guest down, a benchmark writes its partial result), given
@@ -65,6 +90,8 @@ def run_child(cmd, timeout=None, grace=60, **kw):
         _signal_group(p.pid, signal.SIGKILL)
         p.wait()
         raise
+    if ended is None:
+        _stop_leftovers(p.pid, grace)  # nothing it started outlives it, at its end either
     r = subprocess.CompletedProcess(cmd, p.returncode, out, err)
     r.ended = ended
     return r

@@ -143,6 +143,17 @@ check "  their targets untouched" bash -c "[ \"\$(cat '$TMP/victim1' '$TMP/victi
 precious\" ]"
 check "  the log is a file of its own, written" bash -c "[ ! -L '$TMP/links/bisect.log' ] && grep -q '^first bad commit' '$TMP/links/bisect.log'"
 
+# --- a step that leaves a process behind: it does not outlive the step
+# (five "sleep 300" ran on after a bisection)
+: >"$STANDIN_CALLS"
+run_bounded 120 scripts/bisect --tree "$REPO" --good HEAD~7 --bad HEAD \
+	--fail-if 'migrated:7>50%' --runs 3 --sittings 3 --budget 5 \
+	--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' \
+	--step-command "sleep 307 & $STANDIN" --results "$TMP/left"
+check "a step leaving a sleep behind: the bisection ends (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  and nothing it left runs on" bash -c "! pgrep -f '[s]leep 307' >/dev/null" ||
+	{ pgrep -af 'sleep 307' | diag; pkill -f 'sleep 307'; }
+
 # --- a round is one sitting whatever it returns: a step whose result files
 # each claim a boot of their own (two a round) is looked at and measured as
 # the budget says (a revision was looked at 5 times, 10 runs against

@@ -120,6 +120,20 @@ with tempfile.TemporaryDirectory() as d:
        f"  one deaf to it killed after the grace (ended {r.ended}, status {r.returncode})")
     ok(pids and not left(pids), f"  with what it started (left: {left(pids, 0)})")
 
+    # --- to its end, leaving a process of its own behind: it goes too (bisect's
+    # step commands left five sleep 300 running), with a grace for SIGTERM
+    os.unlink(pidfile)
+    t0 = time.monotonic()
+    r = run_child(["sh", "-c", f"sleep 300 & echo $! >{pidfile}; exit 0"])
+    pids = pids_in(pidfile, 1, 1)
+    ok(r.returncode == 0 and r.ended is None, f"a child that left a process behind ended (exit {r.returncode})")
+    ok(pids and not left(pids), f"  what it left was stopped (left: {left(pids, 0)})")
+    os.unlink(pidfile)
+    r = run_child(["sh", "-c", f"(trap '' TERM; sleep 300) & echo $! >{pidfile}; exit 0"], grace=0.5)
+    pids = pids_in(pidfile, 1, 1)
+    ok(pids and not left(pids) and time.monotonic() - t0 < 10,
+       f"  one deaf to SIGTERM killed after the grace (left: {left(pids, 0)})")
+
     # --- to its end: the status and the output as subprocess gives them
     r = run_child(["sh", "-c", "echo out; echo err >&2; exit 3"], stdout=subprocess.PIPE,
                   stderr=subprocess.PIPE, text=True)
