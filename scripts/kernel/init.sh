@@ -71,13 +71,15 @@ setup() {
 		fail "no /proc/PID/sched: the kernel lacks CONFIG_SCHED_DEBUG (rtsched reads migrations there)"
 }
 
-# setup_lines: each line of /rtsched/setup, in order; one that fails stops the guest
+# setup_lines: each line of /rtsched/setup, in order; one that fails stops the guest.
+# Here, in background_start and run_all, each line's standard input is
+# /dev/null: a line that reads it would take the lines after it.
 setup_lines() {
 	[ -f "$ROOT/rtsched/setup" ] || return 0
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
 		say "setup: $line"
-		sh -c "$line" || fail "setup '$line' exited $?"
+		sh -c "$line" </dev/null || fail "setup '$line' exited $?"
 	done < "$ROOT/rtsched/setup"
 }
 
@@ -88,7 +90,7 @@ background_start() {
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
 		say "background: $line"
-		sh -c "$line" &
+		sh -c "$line" </dev/null &
 		BACKGROUND_PIDS="$BACKGROUND_PIDS $!"
 	done < "$ROOT/rtsched/background"
 }
@@ -108,7 +110,7 @@ run_all() {
 		say "run $n: $cmd"
 		echo "RTSCHED-RUN-BEGIN $n"
 		# shellcheck disable=SC2086 # the command line is split as a shell would
-		timeout -s KILL "$COMMAND_TIMEOUT" $cmd --json "$out"
+		timeout -s KILL "$COMMAND_TIMEOUT" $cmd --json "$out" </dev/null
 		rc=$?
 		echo "RTSCHED-RUN-END $n $rc"
 		[ -s "$out" ] && send_file "$out"

@@ -109,6 +109,20 @@ with tempfile.TemporaryDirectory() as d:
        f"a {len(blob)}-byte file framed by the guest's shell decodes to the same bytes")
     ok(got["status"] == {1: 0} and got["done"] and got["error"] is None,
        "status and end of run read back")
+    # --- a --setup line that reads standard input does not swallow the
+    # lines after it (cat >/dev/null took them, silently), nor a background line
+    os.makedirs(os.path.join(d, "rtsched"), exist_ok=True)
+    marks = os.path.join(d, "marks")
+    with open(os.path.join(d, "rtsched", "setup"), "w") as f:
+        f.write(f"echo one >>{marks}\ncat >/dev/null\necho two >>{marks}\n"
+                f"read x; echo three >>{marks}\n")
+    r = subprocess.run([BUSYBOX, "sh", "-c", f". {vm.INIT} --functions; setup_lines"],
+                       env=env, capture_output=True, text=True, timeout=30)
+    ok(r.returncode == 0 and os.path.exists(marks)
+       and open(marks).read().split() == ["one", "two", "three"],
+       f"--setup lines that read stdin leave the next lines to run "
+       f"({open(marks).read().split() if os.path.exists(marks) else None})")
+
     head = text.splitlines()[0].split()
     ok(head[:3] == ["RTSCHED-FILE-BEGIN", "1.json", str(len(blob))]
        and head[3] == hashlib.sha256(blob).hexdigest(), "the frame names the size and sha256")
