@@ -339,3 +339,15 @@ def shell_split(line):
         raise VmError(f"invalid benchmark command {line!r}: the guest would get {' '.join(odd)} "
                       "as written (it splits on blanks only); write the words plainly")
     return line.split()
+
+
+def guest_run_words(line):
+    """The words of a --run line the guest runs (a migrate or pi_stress
+    command, which gets its --json from the guest), or a VmError saying why
+    the guest would refuse it."""
+    words = shell_split(line)
+    if not words or words[0] not in ("migrate", "pi_stress"):
+        raise VmError(f"invalid --run {line!r}: expected a migrate or pi_stress command line")
+    if "--json" in words:
+        raise VmError(f"invalid --run {line!r}: leave out --json, the guest adds its own")
+    return words

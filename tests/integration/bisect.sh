@@ -236,12 +236,35 @@ refuse 2 "invalid --tree '$TMP': not a git tree" --tree "$TMP"
 refuse 2 "--good HEAD is not an ancestor of --bad HEAD~7" --good HEAD --bad HEAD~7
 refuse 2 "invalid --good 'nosuch': not a commit of $REPO" --good nosuch
 refuse 2 "are the same commit: nothing to bisect" --good HEAD --bad HEAD
+# refused up front, not after the good end's build (26 minutes) or with a traceback
+refuse 2 "invalid --runs '²': expected a whole number from 1 to 100" --runs ²
+refuse 2 "invalid --budget '⁵': expected a whole number" --budget ⁵
+refuse 2 "--fail-if 'migrated:7>50%': task 7 of --run 'migrate -t 4 -d 2': its 4 threads are tasks 0 to 3" \
+	--run 'migrate -t 4 -d 2'
+guest_refuse() { # guest_refuse MESSAGE RUN: a --run line the guest would refuse, without a step command
+	rm -rf "${TMP:?}/rg"
+	run_bounded 60 scripts/bisect --tree "$REPO" --good HEAD~7 --bad HEAD --fail-if 'migrated:7>50%' \
+		--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' --run "$2" --results "$TMP/rg"
+	check "--run '$2' for the guest: refused before any build (exit $rc, want 2)" \
+		bash -c "[ $rc -eq 2 ] && [ ! -e '$TMP/rg/revisions' ] && grep -qF -- \"\$1\" '$TMP/err'" _ "$1" ||
+		diag "$TMP/err"
+}
+guest_refuse "invalid --run 'spin -d 2': expected a migrate or pi_stress command line" 'spin -d 2'
+guest_refuse "invalid --run 'migrate -d 2 --json x': leave out --json, the guest adds its own" 'migrate -d 2 --json x'
+mkdir -p "$TMP/dmg"
+bisect --results "$TMP/dmg" >/dev/null
+/usr/bin/python3 -c 'import json, sys
+p = sys.argv[1]; d = json.load(open(p)); d["revisions"] = "damaged"; json.dump(d, open(p, "w"))' "$TMP/dmg/bisect.json"
+bisect --results "$TMP/dmg"
+check "a damaged bisect.json: exit 2 (got $rc), one line, no traceback" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'a bisection.s state, damaged' '$TMP/err' && ! grep -q Traceback '$TMP/err'" ||
+	diag "$TMP/err"
 refuse 2 "--fail-if 'migrated:7': expected COLUMN:ROW>PCT% or COLUMN:ROW<PCT%" --fail-if migrated:7
 refuse 2 "place_here is a figure of --trace, and --run 'migrate -t 8 -d 10' does not trace" \
 	--fail-if 'place_here:7>10%'
 refuse 2 "--fail-if 'wait_p99:0>10%': wait_p99 is a pi_stress figure; migrate results have" \
 	--fail-if 'wait_p99:0>10%'
-refuse 2 "the benchmark's results: task '9': expected 0 to 7" --fail-if 'migrated:9>10%'
+refuse 2 "--fail-if 'migrated:9>10%': task 9 of --run 'migrate -t 8 -d 10': its 8 threads are tasks 0 to 7" --fail-if 'migrated:9>10%'
 refuse 2 "the percentage is past a double's range" --fail-if "migrated:7>$(printf '9%.0s' $(seq 400))%"
 refuse 2 "invalid --runs '0': expected a whole number from 1 to 100" --runs 0
 refuse 2 "invalid --sittings '1': expected a whole number from 2 to 100" --sittings 1
