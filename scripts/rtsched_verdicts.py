@@ -148,9 +148,8 @@ def gate(c, op, pct, alpha):
 
 
 def undecided_why(c):
-    """Why gate() left Cell C undecided, in words."""
-    if c.p is None:
-        return "one sitting a side, not evidence"
+    """Why gate() left Cell C, which has a test (c.p), undecided: no outcome
+    could be significant (unreachable()), in words."""
     n = {2: "two", 3: "three"}.get(min(c.na, c.nb), str(min(c.na, c.nb)))
     side = f"{n} sittings a side" if c.na == c.nb else f"{c.na} and {c.nb} sittings"
     return (f"{side} of one value each: no exact test of them goes below "

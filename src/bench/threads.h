@@ -42,9 +42,7 @@ enum bench_watch {
 /**
  * struct bench_threads - a run's threads and how to run them, as the
  * benchmark's prepare step describes them
- * @threads: the threads, in table order, their fields marked "described"
- *           filled in, when they are one array of struct bench_thread
- * @nth: else thread i of the table
+ * @nth: thread i of the table, its fields marked "described" filled in
  * @ctx: the benchmark's state for the run, given to every callback
  * @duration_ns: the measured time, then the threads are told to stop;
  *               0: they end by themselves (a number of passes)
@@ -63,7 +61,6 @@ enum bench_watch {
  * @name: thread @i as messages name it; NULL: "thread I"
  */
 struct bench_threads {
-	struct bench_thread *threads;
 	struct bench_thread *(*nth)(void *ctx, size_t i);
 	void *ctx;
 	int64_t duration_ns;
@@ -82,7 +79,7 @@ struct bench_threads {
 /* Thread @i of @set. */
 static inline struct bench_thread *bench_threads_nth(const struct bench_threads *set, size_t i)
 {
-	return set->threads ? &set->threads[i] : set->nth(set->ctx, i);
+	return set->nth(set->ctx, i);
 }
 
 #endif

@@ -196,16 +196,15 @@ static struct bitmask *cpu_list(const char *opt, const char *arg, const struct b
 	if (err == EPERM && cpu_offline(bad, usable))
 		cli_die(EXIT_USAGE, "invalid %s '%s': CPU %d is offline; usable CPUs: %s", opt, arg,
 			bad, have);
-	errno = err;
-	if (errno == EPERM)
+	if (err == EPERM)
 		cli_die(EXIT_USAGE,
 			"invalid %s '%s': CPU %d is not usable by this process (affinity or "
 			"cpuset); usable CPUs: %s",
 			opt, arg, bad, have);
-	if (errno == ENOENT)
+	if (err == ENOENT)
 		cli_die(EXIT_USAGE, "invalid %s '%s': the list names no CPU; usable CPUs: %s", opt,
 			arg, have);
-	if (errno == ERANGE)
+	if (err == ERANGE)
 		cli_die(EXIT_USAGE, "invalid %s '%s': %s; expected LOW-HIGH; usable CPUs: %s", opt,
 			arg, why, have);
 	cli_die(EXIT_USAGE,

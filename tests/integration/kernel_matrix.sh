@@ -80,7 +80,6 @@ for flavour in amd64 rt-amd64; do
 		ok 1 "Debian 12 has a 6.12 $flavour kernel package (apt-cache search)"
 		continue
 	fi
-	rm -rf "${RES:?}"/*
 	guest 400 --results "$RES" --run 'migrate -d 1' "$pkg"
 	check "$pkg: a guest ran the contention test (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"
 	j=$(find "$RES" -name '*.json' | head -1)
@@ -142,7 +141,6 @@ sys.exit(1 if bad or not pinned or (prog == "migrate" and not watchdog) else 0)
 EOF2
 }
 # (pi_stress's watchdog at 5 s: a TCG guest's virtual CPUs can stall for a second)
-rm -rf "${RES:?}"/*
 guest 400 -v --results "$RES" --append 'isolcpus=domain,managed_irq,2-3 nohz_full=2-3' \
 	--background "$sampler" --run 'migrate -c 2-3 -d 3' --run 'pi_stress -c 2-3 -d 3 -w 5s' "$pkg"
 check "isolcpus=domain,managed_irq,2-3 nohz_full=2-3: migrate and pi_stress ran on CPUs 2-3 (exit $rc)" \
@@ -161,12 +159,10 @@ print("#", i, d["config"]["housekeeping"])
 mig = sum(r["migrated"] for r in d["runs"][0]["rows"])
 sys.exit(0 if i["isolated"] == "2-3" and i["nohz_full"] == "2-3" and i["run_root_domains"] == 1
          and d["config"]["housekeeping"] == "0-1" and mig > 0 else 1)' "$j"
-rm -rf "${RES:?}"/*
 guest 400 --results "$RES" --append 'isolcpus=domain,managed_irq,2-3' --run 'migrate -c 1-2 -d 1' "$pkg"
 check "CPUs 1-2 across two root domains: the guest's migrate refuses them (exit $rc, want 1)" \
 	bash -c "[ $rc -eq 1 ] && grep -q 'run 1 (migrate -c 1-2 -d 1) exited 2' '$TMP/err'"
 check "  saying why" grep -q "^migrate: CPUs 1-2 span root domains (1 the machine's, 2 isolated): the RT scheduler never moves a thread between them" "$TMP/out"
-rm -rf "${RES:?}"/*
 guest 400 -v --results "$RES" --setup 'mount -t cgroup2 none /sys/fs/cgroup' \
 	--setup 'echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control' \
 	--setup 'mkdir /sys/fs/cgroup/rt && echo 1-3 > /sys/fs/cgroup/rt/cpuset.cpus && echo isolated > /sys/fs/cgroup/rt/cpuset.cpus.partition' \
@@ -188,7 +184,6 @@ sys.exit(0 if i["cpuset_partition"] == "isolated partition /rt" and i["cpuset_cp
 # -smp/-numa); the topology the benchmark records and the migrations by the
 # distance they crossed match it. (Under TCG QEMU gives 6.1 guests no SMT
 # siblings: threads=2 shows as cores, so the layout here has none.)
-rm -rf "${RES:?}"/*
 guest 300 --accel tcg --topology sockets=2,cores=2,nodes=2 --memory 1024 --results "$RES" \
 	--run 'migrate -d 2 --trace' "$KERNEL"
 check "a 2-socket, 2-node guest ran migrate --trace (exit $rc)" test "$rc" -eq 0 || diag "$TMP/err"

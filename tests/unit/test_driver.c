@@ -138,6 +138,12 @@ static void stand_in_late(void *ctx, size_t i, int64_t since_ns, char *err, size
 	snprintf(err, len, "thread %zu is late", i);
 }
 
+static struct bench_thread *stand_in_nth(void *ctx, size_t i)
+{
+	(void)ctx;
+	return &stand_in_threads[i];
+}
+
 static int stand_in_prepare(const struct bench *b, struct bench_run *r, struct bench_threads *set)
 {
 	const struct stand_in_cfg *cfg = b->cfg;
@@ -150,7 +156,7 @@ static int stand_in_prepare(const struct bench *b, struct bench_run *r, struct b
 		stand_in_threads[i] = (struct bench_thread){
 			.prio = i && stand_in_prio1 ? stand_in_prio1 : 1 + i, .cpu = -1,
 			.body = stand_in_thread };
-	*set = (struct bench_threads){ .threads = stand_in_threads,
+	*set = (struct bench_threads){ .nth = stand_in_nth,
 				       .duration_ns = cfg->p.duration_ns,
 				       .limit_ns = cfg->p.duration_ns + RT_NSEC_PER_SEC,
 				       .signal_grace_ns = stand_in_watch == BENCH_WATCH_THREAD ?
