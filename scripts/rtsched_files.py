@@ -101,15 +101,21 @@ class PrivateDir:
         self.close()
 
 
+# The temporary of a program's output PATH: PATH.tmp.rtsched (src/lib/outfile.h)
+PROGRAM_TEMP = ".tmp.rtsched"
+
+
 def sweep_temporaries(path):
-    """Remove what a killed run left beside PATH: PATH.tmp.XXXXXX files and
-    private folders of this user that no live process locks (the programs
-    lock theirs while they run). Returns how many went."""
+    """Remove what a killed run left beside PATH: a program's PATH.tmp.rtsched,
+    and PATH.tmp.XXXXXX files and private folders (the scripts' own), of
+    this user and that no live process locks (the programs lock theirs while
+    they run). Returns how many went."""
     folder, base = os.path.split(path)
     folder = folder or "."
     gone = 0
     for name in os.listdir(folder):
-        if not (name.startswith(f"{base}.tmp.") and len(name) == len(base) + 11):
+        if not (name == base + PROGRAM_TEMP or
+                (name.startswith(f"{base}.tmp.") and len(name) == len(base) + 11)):
             continue
         full = os.path.join(folder, name)
         try:
@@ -124,6 +130,10 @@ def sweep_temporaries(path):
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # still the file locked, not one a new run named so meanwhile
+            held, now = os.fstat(fd), os.lstat(full)
+            if (held.st_ino, held.st_dev) != (now.st_ino, now.st_dev):
+                continue
             if is_dir:
                 for n in os.listdir(fd):
                     os.unlink(n, dir_fd=fd)

@@ -16,6 +16,7 @@
 #include "trace/analysis.h"
 #include "cli/cli.h"
 #include "bench/result.h"
+#include "bench/signals.h"
 #include "lib/clock.h"
 #include "lib/heap.h"
 #include "trace/source.h"
@@ -582,6 +583,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	cli_init("analyse");
+	bench_signals_end_install();
 	parse(&cfg, argc, argv);
 	/*
 	 * libtraceevent parses the file's kallsyms as it opens: on a heap of

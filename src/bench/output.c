@@ -33,7 +33,7 @@ void bench_output_remove_pending(void)
 		rt_outfile_remove_temp(outputs[i]);
 }
 
-/* The temporaries that killed runs left beside @path (its folder, its name). */
+/* The temporaries that killed runs left in @path's folder (of any name there). */
 static void sweep_beside(const char *path)
 {
 	char dir[PATH_MAX], name[NAME_MAX + 8];
@@ -52,12 +52,12 @@ static void sweep_beside(const char *path)
 
 /**
  * bench_output_open - create @option's file @path before the run, or exit 2
- * saying why it cannot be: it exists, it is another option's file, or its
- * folder does not take it; @private: in a private folder, for a file that
+ * saying why it cannot be: it exists, another run is writing it, it is
+ * another option's file, or its folder does not take it; @private: in a private folder, for a file that
  * another program writes by name (rt_outfile_open_private())
  *
- * The temporaries that runs killed before they could remove them left
- * beside @path go first (rt_outfile_sweep()). Returns the output; it lives
+ * The temporaries that runs killed before they could remove them left in
+ * @path's folder go first (rt_outfile_sweep()). Returns the output; it lives
  * until the process exits.
  */
 struct rt_outfile *bench_output_open(const char *option, const char *path, bool private)
@@ -79,6 +79,10 @@ struct rt_outfile *bench_output_open(const char *option, const char *path, bool 
 	if (ret == -EEXIST)
 		cli_die(EXIT_USAGE, "invalid %s '%s': the file exists; a result is never "
 			"overwritten: remove it or choose another name", option, path);
+	if (ret == -EBUSY)
+		cli_die(EXIT_USAGE, "invalid %s '%s': another run is writing that file (it holds "
+			"%s%s): wait for it to end or choose another name", option, path, path,
+			RT_OUTFILE_TEMP);
 	if (ret)
 		cli_die(EXIT_USAGE, "invalid %s '%s': cannot create a file beside it: %s", option,
 			path, strerror(-ret));

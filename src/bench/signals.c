@@ -151,6 +151,29 @@ void bench_signals_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* A program without a run: the signal's exit, after the outputs' temporaries. */
+static void on_signal_end(int sig)
+{
+	int i;
+
+	for (i = 0; i < nr_fast_exits; i++)
+		fast_exits[i]();
+	signal(sig, SIG_DFL);
+	raise(sig);	/* delivered as the handler returns: the process ends by it */
+}
+
+/**
+ * bench_signals_end_install - for a program that reads, not runs (analyse):
+ * SIGINT, SIGTERM and SIGHUP end it at once, as they would by default, but
+ * its outputs' temporary files go first; a closed pipe fails its writes
+ */
+void bench_signals_end_install(void)
+{
+	signal(SIGINT, on_signal_end);
+	signal(SIGTERM, on_signal_end);
+	signal(SIGHUP, on_signal_end);
+}
+
 /**
  * bench_signals_block - block them in the calling thread (and the threads it
  * creates next), so that they reach the main thread

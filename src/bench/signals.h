@@ -4,7 +4,8 @@
  * prints what it has, marked partial, and exits 128 + the signal); a second
  * exits at once, removing the trace instance if there is one. The runs read
  * bench_stop (they are handed it as a struct rt_stop) and return; the driver
- * exits.
+ * exits. A program that reads, not runs, ends at the first, its temporary
+ * files removed (bench_signals_end_install()).
  */
 #ifndef BENCH_SIGNALS_H
 #define BENCH_SIGNALS_H
@@ -18,6 +19,7 @@ void bench_exit_if_asked(void);
 void bench_exit_running(int code) __attribute__((noreturn));
 void bench_cleanup_add(void (*fn)(void));
 void bench_signals_install(void);
+void bench_signals_end_install(void);
 void bench_signals_block(sigset_t *old);
 void bench_signals_restore(const sigset_t *old);
 void bench_signals_cleanup_dir(const char *dir);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,8 @@ void cli_init(const char *name)
 	int fd;
 
 	prog = name;
+	/* a closed pipe fails the writes (see cli_exit()), not the process */
+	signal(SIGPIPE, SIG_IGN);
 	for (fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
 			_exit(EXIT_SYSCALL);	/* nowhere to say it */

@@ -132,28 +132,84 @@ static int failed(struct rt_outfile **out, int err)
 	return err;
 }
 
+/* Remove what the folder @fd holds (not its subfolders); closes @fd. */
+static void empty_folder(int fd)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *e;
+
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+/*
+ * Take @name in the folder @dir from a killed run: lock it (a live run
+ * holds its lock), check that the name still is the file locked, then
+ * remove it (a private folder with what it holds). Only a holder of the
+ * lock removes a temporary by name, so nothing but the debris goes.
+ * Returns 0 (removed), -EBUSY (a live run's), or another negative errno
+ * (not a temporary of this user's, or gone meanwhile: -ENOENT).
+ */
+static int take_debris(int dir, const char *name)
+{
+	struct stat st, now;
+	int fd, flags, err = 0;
+
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	if (st.st_uid != geteuid() || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+		return -EPERM;
+	flags = S_ISDIR(st.st_mode) ? O_DIRECTORY : O_NONBLOCK;
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	else if (fstat(fd, &st) || fstatat(dir, name, &now, AT_SYMLINK_NOFOLLOW) ||
+		 st.st_ino != now.st_ino || st.st_dev != now.st_dev)
+		err = -ENOENT;	/* removed, and perhaps taken by a new run, meanwhile */
+	if (!err && S_ISDIR(st.st_mode))
+		empty_folder(fcntl(fd, F_DUPFD_CLOEXEC, 0));
+	if (!err && unlinkat(dir, name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 /*
  * @fd, made as PATH.new.XXXXXX (@pending), is locked and only then named
- * PATH.tmp.XXXXXX (@final, given as PATH.tmp. and six places): no sweep
- * ever sees a live run's temporary unlocked. Returns 0 or a negative errno
+ * @final (PATH.tmp.rtsched): no sweep ever sees a live run's temporary
+ * unlocked. The name is the same for every run writing PATH, so that it
+ * reserves PATH for this run: a second run finds it held (-EBUSY) before
+ * it runs; a killed run's is taken over. Returns 0 or a negative errno
  * (@pending removed, @final empty).
  */
 static int lock_and_name(int fd, char *pending, char *final, bool folder)
 {
-	size_t n = strlen(final);
-	int err = 0;
+	int err = flock(fd, LOCK_EX | LOCK_NB) ? -errno : 0, tries;
 
-	memcpy(final + n - 6, pending + strlen(pending) - 6, 6);
-	if (flock(fd, LOCK_EX | LOCK_NB) ||
-	    renameat2(AT_FDCWD, pending, AT_FDCWD, final, RENAME_NOREPLACE))
+	for (tries = 0; !err && tries < 8; tries++) {
+		if (!renameat2(AT_FDCWD, pending, AT_FDCWD, final, RENAME_NOREPLACE))
+			return 0;
 		err = -errno;
-	if (err) {
-		if (folder)
-			rmdir(pending);
-		else
-			unlink(pending);
-		final[0] = '\0';
+		if (err == -EEXIST)
+			err = take_debris(AT_FDCWD, final);
+		if (err == -ENOENT)
+			err = 0;	/* gone meanwhile: try again */
 	}
+	if (!err)
+		err = -EBUSY;
+	if (folder)
+		rmdir(pending);
+	else
+		unlink(pending);
+	final[0] = '\0';
 	return err;
 }
 
@@ -195,7 +251,7 @@ int rt_outfile_open(struct rt_outfile **out, const char *path)
 	if (err)
 		return err;
 	o = *out;
-	err = name_with(o->tmp, sizeof(o->tmp), path, ".tmp.XXXXXX");
+	err = name_with(o->tmp, sizeof(o->tmp), path, RT_OUTFILE_TEMP);
 	if (!err)
 		err = name_with(pending, sizeof(pending), path, ".new.XXXXXX");
 	if (err) {
@@ -241,7 +297,7 @@ int rt_outfile_open_private(struct rt_outfile **out, const char *path)
 	o = *out;
 	err = name_with(copy, sizeof(copy), path, "");
 	if (!err)
-		err = name_with(o->dir, sizeof(o->dir), path, ".tmp.XXXXXX");
+		err = name_with(o->dir, sizeof(o->dir), path, RT_OUTFILE_TEMP);
 	if (!err)
 		err = name_with(pending, sizeof(pending), path, ".new.XXXXXX");
 	if (!err && !mkdtemp(pending))
@@ -270,22 +326,6 @@ int rt_outfile_open_private(struct rt_outfile **out, const char *path)
 	return err ? failed(out, err) : 0;
 }
 
-/* Remove what the folder @fd holds (not its subfolders); closes @fd. */
-static void empty_folder(int fd)
-{
-	DIR *d = fdopendir(fd);
-	struct dirent *e;
-
-	if (!d) {
-		close(fd);
-		return;
-	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-}
-
 /* The private folder and what it holds go; its lock with it. */
 static void remove_private(struct rt_outfile *o)
 {
@@ -306,6 +346,9 @@ void rt_outfile_abort(struct rt_outfile *o)
 {
 	if (!o)
 		return;
+	/* removed while its lock is held: a sweep never takes another run's name */
+	if (o->tmp[0] && !o->dir[0])
+		unlink(o->tmp);
 	if (o->f)
 		fclose(o->f);
 	else if (o->fd >= 0)
@@ -314,8 +357,6 @@ void rt_outfile_abort(struct rt_outfile *o)
 		o->lock = -1;
 	o->f = NULL;
 	o->fd = -1;
-	if (o->tmp[0] && !o->dir[0])
-		unlink(o->tmp);
 	remove_private(o);
 	o->tmp[0] = '\0';
 }
@@ -342,19 +383,20 @@ int rt_outfile_commit(struct rt_outfile *o)
 	/* a file is synced before it is named; standard output is only flushed */
 	if (!ret && o->tmp[0] && fsync(o->fd))
 		ret = -errno;
-	if (fclose(o->f) && !ret)
+	/* named, or removed, while its lock is held: no sweep takes it meanwhile */
+	if (o->tmp[0] && !ret &&
+	    renameat2(o->dir[0] ? o->lock : AT_FDCWD, o->dir[0] ? o->name : o->tmp, AT_FDCWD,
+		      o->path, RENAME_NOREPLACE))
+		ret = -errno;
+	if (o->tmp[0] && ret && !o->dir[0])
+		unlink(o->tmp);
+	/* a file's data is synced by now; standard output's close is its last word */
+	if (fclose(o->f) && !ret && !o->tmp[0])
 		ret = -(o->err ? o->err : errno);
 	o->f = NULL;
 	if (o->lock == o->fd)
 		o->lock = -1;
 	o->fd = -1;
-	if (!o->tmp[0])
-		return ret;
-	if (!ret && renameat2(o->dir[0] ? o->lock : AT_FDCWD, o->dir[0] ? o->name : o->tmp,
-			      AT_FDCWD, o->path, RENAME_NOREPLACE))
-		ret = -errno;
-	if (ret && !o->dir[0])
-		unlink(o->tmp);
 	remove_private(o);
 	o->tmp[0] = '\0';
 	return ret;
@@ -426,11 +468,17 @@ int rt_outfile_error(const struct rt_outfile *o)
 	return o->err;
 }
 
-/* Is @name PREFIX*.tmp.XXXXXX (six characters, no dot, after the last ".tmp.")? */
+/*
+ * Is @name a temporary: NAME.tmp.rtsched, whatever NAME, or PREFIX*.tmp.XXXXXX
+ * (six characters, no dot, after the last ".tmp.": the random names of the
+ * scripts' folders and of earlier versions)?
+ */
 static bool swept_name(const char *name, const char *prefix)
 {
-	size_t n = strlen(name), p = strlen(prefix);
+	size_t n = strlen(name), p = strlen(prefix), t = strlen(RT_OUTFILE_TEMP);
 
+	if (n > t && !strcmp(name + n - t, RT_OUTFILE_TEMP))
+		return true;
 	return n >= 11 && n >= p + 6 && !strncmp(name, prefix, p) &&
 	       !strncmp(name + n - 11, ".tmp.", 5) && !strchr(name + n - 6, '.');
 }
@@ -438,42 +486,23 @@ static bool swept_name(const char *name, const char *prefix)
 /**
  * rt_outfile_sweep - remove the temporaries of runs that died (SIGKILL, a
  * crash, a power cut) from @folder: files and private folders named
- * PREFIX*.tmp.XXXXXX, this user's and not locked by a live process (a
- * run locks its temporary before it has that name)
+ * NAME.tmp.rtsched (any NAME) or PREFIX*.tmp.XXXXXX, this user's and not
+ * locked by a live process (a run locks its temporary before it has that
+ * name)
  *
  * Returns how many it removed, or a negative errno when @folder cannot be read.
  */
 int rt_outfile_sweep(const char *folder, const char *prefix)
 {
-	int removed = 0, fd, flags;
+	int removed = 0;
 	struct dirent *e;
-	struct stat st;
 	DIR *d = opendir(folder);
 
 	if (!d)
 		return -errno;
-	while ((e = readdir(d))) {
-		if (!swept_name(e->d_name, prefix) ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    st.st_uid != geteuid() ||
-		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
-			continue;
-		flags = S_ISDIR(st.st_mode) ? O_DIRECTORY : O_NONBLOCK;
-		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
-		if (fd < 0)
-			continue;
-		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			close(fd);
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			empty_folder(fcntl(fd, F_DUPFD_CLOEXEC, 0));
-			removed += !unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-		} else {
-			removed += !unlinkat(dirfd(d), e->d_name, 0);
-		}
-		close(fd);
-	}
+	while ((e = readdir(d)))
+		if (swept_name(e->d_name, prefix))
+			removed += !take_debris(dirfd(d), e->d_name);
 	closedir(d);
 	return removed;
 }

@@ -19,12 +19,17 @@
  * writes its output and FILE.INSTANCE.cpuN beside it) lives in a private
  * folder (mode 0700) of its own. Each temporary holds an flock() for as
  * long as its run lives, so that a later run can tell the debris of a
- * killed run (unlocked) from a live run's file, and sweep it.
+ * killed run (unlocked) from a live run's file, and sweep it; and as every
+ * run writing PATH names its temporary alike, a second run is refused
+ * (-EBUSY) while the first holds it.
  *
  * An output is a handle: the open functions make it, rt_outfile_free()
  * frees it (and removes what was not committed).
  */
 struct rt_outfile;
+
+/* PATH's temporary is PATH.tmp.rtsched: one name, which reserves PATH for the run */
+#define RT_OUTFILE_TEMP ".tmp.rtsched"
 
 int rt_outfile_open(struct rt_outfile **out, const char *path);
 int rt_outfile_open_private(struct rt_outfile **out, const char *path);

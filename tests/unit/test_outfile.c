@@ -249,6 +249,34 @@ TEST(a_private_folder_swapped_for_a_link)
 	EXPECT(!*list, "what the moved folder held went with it (%s)", list);
 }
 
+/* A run's temporary reserves its name: a second open is busy; a dead run's is taken over. */
+TEST(the_name_reserved)
+{
+	struct rt_outfile *first, *second;
+	char tmp[256], other[256];
+	int fd;
+
+	ASSERT(!setup(), "a folder for the test");
+	ASSERT(rt_outfile_open(&first, path) == 0, "the first run's file");
+	EXPECT_EQ(rt_outfile_open(&second, path), -EBUSY);
+	EXPECT_EQ(rt_outfile_open_private(&second, path), -EBUSY);
+	rt_outfile_free(first);
+	/* a dead run's (unlocked) temporary of this name, and one of another name */
+	snprintf(tmp, sizeof(tmp), "%s%s", path, RT_OUTFILE_TEMP);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	close(fd);
+	snprintf(other, sizeof(other), "%s/other.json%s", dir, RT_OUTFILE_TEMP);
+	fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	close(fd);
+	ASSERT(rt_outfile_open(&first, path) == 0, "a dead run's temporary taken over");
+	fputs("{}", rt_outfile_stream(first));
+	EXPECT_EQ(rt_outfile_commit(first), 0);
+	rt_outfile_free(first);
+	EXPECT(!access(path, R_OK) && access(tmp, F_OK), "the file named, its temporary gone");
+	EXPECT_EQ(rt_outfile_sweep(dir, "nothing."), 1);	/* another name's, by its suffix */
+	EXPECT(access(other, F_OK), "other.json's temporary swept");
+}
+
 /* What killed runs left is swept; a live run's, a link, another user's file are not. */
 TEST(the_sweep)
 {
@@ -275,7 +303,7 @@ TEST(the_sweep)
 	/* a dead run's file and folder */
 	EXPECT_EQ(rt_outfile_sweep(dir, "r.json.tmp."), 2);
 	names(dir, list, sizeof(list));
-	EXPECT(strlen(list) == 3 * 17 + 2 && strstr(list, "r.json.tmp.CCCCCC") &&
+	EXPECT(strlen(list) == 2 * 17 + 18 + 2 && strstr(list, "r.json.tmp.CCCCCC") &&
 	       strstr(list, "r.json.tmp.DDDDDD") && !strstr(list, "AAAAAA") && !strstr(list, "BBBBBB"),
 	       "the live run's, the link and the other user's file kept: %s", list);
 	EXPECT_EQ(rt_outfile_sweep(dir, "r.json.tmp."), 0);	/* nothing more */
