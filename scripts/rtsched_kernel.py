@@ -56,11 +56,15 @@ def check_build_disk(path):
 
 
 def cache_dir(*parts):
+    """PARTS under the cache: $RTSCHED_CACHE, else $XDG_CACHE_HOME/rtsched,
+    else ~/.cache/rtsched; an absolute path, a relative setting taken from
+    the current folder, so that a build command run in a clone, or a guest,
+    gets a path that names the same place."""
     base = os.environ.get("RTSCHED_CACHE")
     if not base:
         xdg = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
         base = os.path.join(xdg, "rtsched")
-    return os.path.join(base, *parts)
+    return os.path.join(os.path.abspath(base), *parts)
 
 
 def fetch_deb(pkg, member, say=None):

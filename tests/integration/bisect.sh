@@ -295,4 +295,17 @@ if mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>/dev/null; then
 else
 	skip "cannot mount a tmpfs here (not root?)"
 fi
+# --- a relative RTSCHED_CACHE (resolved where bisect starts, not in the clone it builds in)
+top=$PWD
+mkdir -p "$TMP/here"
+(cd "$TMP/here" && RTSCHED_CACHE=cache timeout -s KILL 120 "$top/scripts/bisect" --tree "$REPO" \
+	--good HEAD~7 --bad HEAD --fail-if 'migrated:7>50%' --runs 3 --sittings 3 --budget 5 \
+	--build-command 'cp behaviour "$RTSCHED_BISECT_IMAGE"' --step-command "$STANDIN" \
+	--results "$TMP/rrel") >"$TMP/out" 2>"$TMP/err" </dev/null
+rc=$?
+check "RTSCHED_CACHE=cache (relative) with --build-command: the bisection ends (exit $rc, want 0)" \
+	test "$rc" -eq 0 || diag "$TMP/err"
+check "  at the planted commit, its clone in ./cache where it started" \
+	bash -c "grep -q '^first bad commit: $PLANTED ' '$TMP/out' && [ -d '$TMP/here/cache/bisect' ]" ||
+	diag "$TMP/out"
 check "after all of it, the user's tree is untouched" untouched
