@@ -9,6 +9,7 @@ cells a result has (its columns and rows, and how to read them) are
 rtsched_columns'.
 """
 
+import errno
 import json
 import math
 import os
@@ -189,6 +190,11 @@ def load_file(path):
     return doc
 
 
+def _walk_error(e):
+    """A folder below a set that cannot be read is said, not skipped."""
+    raise ResultError(f"{e.filename}: {e.strerror}")
+
+
 def load_set(arg):
     """A result set: one file, every *.json below a folder, or (@LIST) the
     files a list names, one path a line (relative to the list's folder).
@@ -203,15 +209,19 @@ def load_set(arg):
         paths = [os.path.join(base, x.strip()) for x in text.splitlines() if x.strip()]
         if not paths:
             raise ResultError(f"{lst}: names no result file")
-    elif os.path.isdir(arg):
-        paths = sorted(os.path.join(d, f) for d, _, files in os.walk(arg)
-                       for f in files if f.endswith(".json"))
-        if not paths:
-            raise ResultError(f"{arg}: no result files (*.json) in this folder")
-    elif os.path.exists(arg):
-        paths = [arg]
     else:
-        raise ResultError(f"{arg}: no such file or folder")
+        try:
+            is_dir = stat.S_ISDIR(os.stat(arg).st_mode)
+        except OSError as e:
+            # a name too long (past the system's 4096 bytes) is not a missing one
+            raise ResultError(f"{arg}: " + ("no such file or folder" if e.errno == errno.ENOENT
+                                            else e.strerror)) from None
+        paths = [arg]
+        if is_dir:
+            paths = sorted(os.path.join(d, f) for d, _, files in os.walk(arg, onerror=_walk_error)
+                           for f in files if f.endswith(".json"))
+            if not paths:
+                raise ResultError(f"{arg}: no result files (*.json) in this folder")
     docs = [load_file(p) for p in paths]
     check_comparable([(p, d) for p, d in zip(paths, docs)], one_place=True)
     return arg, docs

@@ -120,3 +120,32 @@ check "  or its file's name: migrate-run skip" grep -q '^migrate-run skip' "$TMP
 run_bounded 30 scripts/result-lines --status 2 --name migrate "$H/system-null.json"
 check "  --status 2 with an unreadable result: the run fails, saying why" \
 	grep -q '^migrate-run fail' "$TMP/out" || diag "$TMP/out"
+
+# --- a folder deeper than the system's 4096 bytes: said so, not "no such folder"
+DEEP=$TMP/deep
+$PY - "$DEEP" "$BASE" <<'PY'
+import os, shutil, sys
+os.makedirs(sys.argv[1])
+os.chdir(sys.argv[1])
+for _ in range(45):  # 45 x 100 bytes: past PATH_MAX, made a level at a time
+    os.mkdir("a" * 99)
+    os.chdir("a" * 99)
+shutil.copy(sys.argv[2], "r.json")
+PY
+long=$DEEP$(printf '/%s' $(for i in $(seq 45); do printf 'a%.0s' $(seq 99); echo; done))
+for prog in compare plot result-lines; do
+	args=("$long")
+	[ $prog = plot ] && args+=(-o "$TMP/deep.png")
+	[ $prog = compare ] && args=("$BASE" "$long")
+	run_bounded 30 scripts/$prog "${args[@]}"
+	check "$prog of a folder named in $((${#long})) bytes: exit 2 (got $rc), one line saying the name is too long" \
+		one_line_2 $prog "File name too long" || diag "$TMP/err"
+	[ $prog = result-lines ] && continue	# it reads files, not folders
+	args=(deep)
+	[ $prog = plot ] && args+=(-o "$TMP/deep.png")
+	[ $prog = compare ] && args=("$PWD/$BASE" deep)
+	(cd "$TMP" && timeout -s KILL 30 "$OLDPWD/scripts/$prog" "${args[@]}") >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	check "  of its top, whose file lies deeper than 4096 bytes: exit 2 (got $rc), the same" \
+		one_line_2 $prog "File name too long" || diag "$TMP/err"
+done
