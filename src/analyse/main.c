@@ -223,8 +223,18 @@ struct task {
 	int prio;			/* the kernel's: its lowest RT one (PI boosts pass), else any */
 };
 
+/* A window marker, with the process that wrote it (a run's coordinator). */
+struct mark {
+	struct trace_window_mark m;
+	pid_t writer;
+	uint64_t ts;
+};
+
+/* The processes whose markers a file holds, in the order they ran (at most MAX_WRITERS). */
+#define MAX_WRITERS 64
+
 struct survey {
-	struct trace_window_mark *win;
+	struct mark *win;
 	size_t nwin, capwin;
 	enum rt_bw_regime regime;	/* what an rtsched run's marker says */
 	unsigned long long limit_ns;
@@ -309,7 +319,6 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 	int ret;
 
 	(void)cpu;
-	(void)pid;
 	/* the latest, whatever order the CPUs' markers come in */
 	if (!trace_regime_read(text, &regime, &limit_ns)) {
 		if (!s->have_regime || ts >= s->regime_ts) {
@@ -327,14 +336,14 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 		return 0;
 	if (s->nwin == s->capwin) {
 		size_t cap = s->capwin ? 2 * s->capwin : 64;
-		struct trace_window_mark *n = realloc(s->win, cap * sizeof(*n));
+		struct mark *n = realloc(s->win, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
 		s->win = n;
 		s->capwin = cap;
 	}
-	s->win[s->nwin++] = w;
+	s->win[s->nwin++] = (struct mark){ .m = w, .writer = pid, .ts = ts };
 	return 0;
 }
 
@@ -357,26 +366,92 @@ static void alloc_rows(struct rows *rw)
 		cli_die(EXIT_SYSCALL, "out of memory");
 }
 
+/* A process that wrote markers: its first marker's time, its runs and rows. */
+struct writer {
+	pid_t pid;
+	uint64_t first;
+	size_t runs, rows, offset;
+};
+
+static int by_first(const void *a, const void *b)
+{
+	const struct writer *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The processes that wrote @s's markers into @w, in the order they ran
+ * (returns how many, MAX_WRITERS + 1 for more). Each process numbers its
+ * runs from 0: a recording around several (the top instance's, around two
+ * runs) holds them one after the other.
+ */
+static size_t writers(const struct survey *s, struct writer *w)
+{
+	size_t n = 0, i, k;
+
+	for (i = 0; i < s->nwin; i++) {
+		const struct mark *m = &s->win[i];
+
+		for (k = 0; k < n && w[k].pid != m->writer; k++)
+			;
+		if (k == n) {
+			if (n == MAX_WRITERS)
+				return n + 1;
+			w[n++] = (struct writer){ .pid = m->writer, .first = m->ts };
+		}
+		if (m->ts < w[k].first)
+			w[k].first = m->ts;
+		if ((size_t)m->m.run + 1 > w[k].runs)
+			w[k].runs = (size_t)m->m.run + 1;
+		if (m->m.row + 1 > w[k].rows)
+			w[k].rows = m->m.row + 1;
+	}
+	qsort(w, n, sizeof(*w), by_first);
+	return n;
+}
+
 /* An rtsched file: its runs and rows from the window markers. */
 static void rows_of_markers(const struct config *cfg, const struct survey *s, struct rows *rw)
 {
-	size_t i, r;
+	static char how[128 + 12 * MAX_WRITERS];
+	struct writer by[MAX_WRITERS];
+	size_t nw = writers(s, by), i, k, r;
+	int len;
 
-	for (i = 0; i < s->nwin; i++) {
-		if ((size_t)s->win[i].run + 1 > rw->nruns)
-			rw->nruns = (size_t)s->win[i].run + 1;
-		if (s->win[i].row + 1 > rw->n)
-			rw->n = s->win[i].row + 1;
+	if (nw > MAX_WRITERS)
+		cli_die(EXIT_USAGE, "%s: holds the window markers of more than %d processes: "
+			"choose the tasks with --pid, --name or --prio", cfg->file, MAX_WRITERS);
+	for (k = 0; k < nw; k++) {
+		if (by[k].rows != by[0].rows)
+			cli_die(EXIT_USAGE, "%s: holds the runs of %zu processes with different "
+				"numbers of threads (%zu and %zu; pids %d, %d): choose the tasks "
+				"with --pid, --name or --prio", cfg->file, nw, by[0].rows, by[k].rows,
+				(int)by[0].pid, (int)by[k].pid);
+		by[k].offset = rw->nruns;
+		rw->nruns += by[k].runs;
 	}
+	rw->n = nw ? by[0].rows : 0;
 	if (rw->nruns * rw->n != s->nwin)
 		cli_die(EXIT_USAGE, "%s: its rtsched window markers are incomplete (%zu for %zu "
 			"runs of %zu threads): choose the tasks with --pid, --name or --prio",
 			cfg->file, s->nwin, rw->nruns, rw->n);
 	alloc_rows(rw);
 	for (i = 0; i < s->nwin; i++) {
-		const struct trace_window_mark *m = &s->win[i];
+		const struct mark *m = &s->win[i];
 
-		rw->windows[(size_t)m->run * rw->n + m->row] = m->w;
+		for (k = 0; by[k].pid != m->writer; k++)
+			;
+		rw->windows[(by[k].offset + (size_t)m->m.run) * rw->n + m->m.row] = m->m.w;
+	}
+	rw->how = "the run's window markers";
+	if (nw > 1) {
+		len = snprintf(how, sizeof(how), "the window markers of %zu processes (pids", nw);
+		for (k = 0; k < nw; k++)
+			len += snprintf(how + len, sizeof(how) - (size_t)len, "%s %d", k ? "," : "",
+					(int)by[k].pid);
+		snprintf(how + len, sizeof(how) - (size_t)len, "), one after the other");
+		rw->how = how;
 	}
 	for (r = 0; r < rw->nruns; r++) {
 		struct trace_window *w = &rw->windows[r * rw->n];
@@ -394,7 +469,6 @@ static void rows_of_markers(const struct config *cfg, const struct survey *s, st
 		}
 	}
 	rw->have_proc = true;
-	rw->how = "the run's window markers";
 }
 
 static bool chosen(const struct config *cfg, struct trace_source *d, const struct task *t)

@@ -292,26 +292,41 @@ check "pi_stress --trace: -d 4 keeps no events (peak $long_kib KiB for $long_ev 
 # analyse gives the run's tables
 top=$dir
 events="sched_switch sched_waking sched_wakeup sched_migrate_task sched_pi_setprio"
-if command -v trace-cmd >/dev/null && [ "$(cat $top/current_tracer)" = nop ] &&
-   ! grep -q 1 $(for e in $events; do echo $top/events/sched/$e/enable; done); then
+# top_recording FILE CMD...: the top instance's sched events around CMD (a
+# shell line, its stdout in $TMP/own.out), extracted into FILE; its settings restored
+top_recording() {
+	local clock kb e file=$1
+	shift
 	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $top/trace_clock)
 	kb=$(cat $top/buffer_size_kb)
 	echo 4096 >$top/buffer_size_kb
 	echo mono >$top/trace_clock
 	: >$top/trace
 	for e in $events; do echo 1 >$top/events/sched/$e/enable; done
-	run_bounded 60 ./migrate -q -p -d 1 -t 3 --trace
-	cp "$TMP/out" "$TMP/own.out"
+	timeout -s KILL 60 bash -c "$*" >"$TMP/own.out" 2>"$TMP/err" </dev/null
 	for e in $events; do echo 0 >$top/events/sched/$e/enable; done
-	(cd "$TMP" && trace-cmd extract -o "$TMP/top.dat" >/dev/null 2>&1)
+	(cd "$TMP" && trace-cmd extract -o "$file" >/dev/null 2>&1)
 	echo "$clock" >$top/trace_clock
 	echo "$kb" >$top/buffer_size_kb
+}
+if command -v trace-cmd >/dev/null && [ "$(cat $top/current_tracer)" = nop ] &&
+   ! grep -q 1 $(for e in $events; do echo $top/events/sched/$e/enable; done); then
+	top_recording "$TMP/top.dat" ./migrate -q -p -d 1 -t 3 --trace
 	run_bounded 60 ./analyse "$TMP/top.dat"
 	ok $rc "analyse of the top instance's trace around a --trace run (exit $rc)"
 	# the same events in two buffers: the counts agree, the times by a few us
 	counts() { sed -n '/^Migrations/,/^$/p' "$1"; sed -n '/^Preempted/,/^$/p' "$1" | awk '/^ +[0-9]+:/ { print $1, $2, $3, $4, $5, $6 }'; }
 	check "  the same migrations and preemptions, thread by thread" diff <(counts "$TMP/own.out") <(counts "$TMP/out")
+	# two runs, two processes, one recording: each process's markers say run 0
+	top_recording "$TMP/two.dat" "./migrate -q -d 0.5 -t 3 --trace && ./migrate -q -d 0.5 -t 3 --trace"
+	run_bounded 60 ./analyse "$TMP/two.dat"
+	check "analyse of the top instance's trace around two --trace runs (exit $rc, want 0)" \
+		test "$rc" -eq 0 || diag "$TMP/err"
+	check "  their two runs of 3 threads, from the markers of two processes, each's table" \
+		bash -c "grep -q '^2 runs of 3 threads, from the window markers of 2 processes (pids [0-9]*, [0-9]*), one after the other' '$TMP/out' &&
+			[ \$(grep -c '^ *2:' '$TMP/out') -ge 2 ]" || diag "$TMP/out"
 else
+	skip "the top trace instance is in use (a tracer or sched events on): not touched"
 	skip "the top trace instance is in use (a tracer or sched events on): not touched"
 fi
 
