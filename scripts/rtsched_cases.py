@@ -31,8 +31,8 @@ import shlex
 from rtsched_columns import (DISTANCE_COLUMNS, NS_COLUMNS, group_samples, nr_groups, nr_tasks,
                              parse_fail_if, resolve_fail_if, rows_of, samples, trace_columns,
                              trace_samples, traced)
-from rtsched_results import (COLUMNS, ResultError, check_comparable, load_set, sitting_unit,
-                             whole_runs)
+from rtsched_results import (COLUMNS, ResultError, check_comparable, differences, load_set,
+                             sitting_unit, whole_runs)
 from rtsched_stats import mean_sd
 from rtsched_verdicts import cell_of, family, gate, undecided_why
 
@@ -204,6 +204,8 @@ def fail_if_cases(name, baseline, doc, conds, alpha):
     except ResultError as e:
         return [Case(condition_name(name, s), "fail", diag=[f"baseline: {e}"]) for s in conds]
     unit = sitting_unit(base, [doc])
+    # what differs besides the kernel, as compare notes it: beside each condition
+    noted = [f"note: {n}" for n in differences(base[0], doc, "the baseline", "this run")]
     judged = []
     for spec in conds:
         try:
@@ -224,7 +226,7 @@ def fail_if_cases(name, baseline, doc, conds, alpha):
                            "and so is the baseline: a baseline of two or more (boots) judges it"
                         if c.p is None else f"undecided: moved past the threshold, but "
                         f"{undecided_why(c)}")
-        out.append(Case(condition_name(name, spec), result, c.rel, "%", diag=diag))
+        out.append(Case(condition_name(name, spec), result, c.rel, "%", diag=diag + noted))
     return out
 
 

@@ -9,8 +9,8 @@ are one family, and so are the --fail-if conditions of one command.
 from rtsched_cli import plural
 from rtsched_columns import (GROUP_COLUMNS, NS_COLUMNS, check_column, resolve_fail_if, rows_of,
                              trace_columns, usable_columns)
-from rtsched_results import (check_comparable, count_sittings, describe, process_of,
-                             scheduler_settings, sitting_unit, sittings, where_ran, whole_runs)
+from rtsched_results import (check_comparable, count_sittings, describe, differences,
+                             process_of, sitting_unit, sittings, whole_runs)
 from rtsched_verdicts import LEVEL, Cell, family, gate, spread_of, tested, undecided_why
 
 EXIT_UNDECIDED = 5
@@ -136,20 +136,8 @@ def single_sitting(na, nb, label, cal, unit):
 
 def notes(base, docs, label):
     """What differs between A and a set besides the kernel."""
-    if docs[0]["config"].get("pi") != base[0]["config"].get("pi"):
-        print(f"   note: {label} and A differ in PI mutexes")
-    ca, cb = base[0].get("system", {}).get("nr_cpus"), docs[0].get("system", {}).get("nr_cpus")
-    if ca != cb:
-        print(f"   note: A ran on {ca} CPUs, {label} on {cb}")
-    sa, sb = scheduler_settings(base[0]), scheduler_settings(docs[0])
-    for what in sa:  # a known difference: where a side does not know, nothing is said
-        vague = ("unknown", "not recorded")
-        if sa[what] != sb[what] and not any(v in x for v in vague for x in (sa[what], sb[what])):
-            print(f"   note: A and {label} differ in {what}: A {sa[what]}, {label} {sb[what]}")
-    wa, wb = where_ran(base[0]), where_ran(docs[0])
-    if wa != wb:
-        print(f"   note: A ran on {wa}, {label} on {wb}: "
-              "a difference may come from the platform, not the kernel")
+    for n in differences(base[0], docs[0], "A", label):
+        print(f"   note: {n}")
 
 
 def cells_of(base, docs, columns, unit, cal):

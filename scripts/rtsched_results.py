@@ -299,6 +299,30 @@ def scheduler_settings(doc):
                                                    else "unknown")}
 
 
+def differences(a, b, name_a, name_b):
+    """What differs between results A and B besides the kernel, in
+    sentences naming them NAME_A and NAME_B: PI, the CPUs, the scheduler's
+    settings (where both say), and where they ran. compare says them under
+    its tables, result-lines beside its conditions."""
+    out = []
+    if b["config"].get("pi") != a["config"].get("pi"):
+        out.append(f"{name_b} and {name_a} differ in PI mutexes")
+    ca, cb = a.get("system", {}).get("nr_cpus"), b.get("system", {}).get("nr_cpus")
+    if ca != cb:
+        out.append(f"{name_a} ran on {ca} CPUs, {name_b} on {cb}")
+    sa, sb = scheduler_settings(a), scheduler_settings(b)
+    for what in sa:  # a known difference: where a side does not know, nothing is said
+        vague = ("unknown", "not recorded")
+        if sa[what] != sb[what] and not any(v in x for v in vague for x in (sa[what], sb[what])):
+            out.append(f"{name_a} and {name_b} differ in {what}: {name_a} {sa[what]}, "
+                       f"{name_b} {sb[what]}")
+    wa, wb = where_ran(a), where_ran(b)
+    if wa != wb:
+        out.append(f"{name_a} ran on {wa}, {name_b} on {wb}: a difference may come from the "
+                   "platform, not the kernel")
+    return out
+
+
 def set_identity(doc):
     """What the results of one set must share beyond the configuration, as
     (name, words) pairs: the kernel, and the settings that decide its

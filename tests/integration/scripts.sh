@@ -67,6 +67,29 @@ run_bounded 60 scripts/result-lines --fail-if 'migrated:highest>1%' "$B"
 check "result-lines --fail-if without --baseline: exit 2 (got $rc), one line" \
 	eval '[ $rc -eq 2 ] && one_line "needs --baseline"'
 
+# --- result-lines carries compare's notes: a baseline from a VM, a run on the machine itself
+# (the baseline: two of this machine's runs, said to have run in a VM as kernel-matrix says it)
+mkdir -p "$TMP/vmbase"
+for k in 1 2 3; do
+	run_bounded 60 ./migrate -q -t 4 -d 0.2 --json "$TMP/run$k.json"
+done
+for k in 1 2; do
+	/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["vm"] = {"accel": "tcg", "vcpus": 4, "memory_mib": 1024, "host": {"nodename": "lab"}}
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/run$k.json" "$TMP/vmbase/$k.json"
+done
+mv "$TMP/run3.json" "$TMP/host.json"
+run_bounded 60 scripts/result-lines --fail-if 'migrated:3>10%' --baseline "$TMP/vmbase" "$TMP/host.json"
+check "result-lines against a VM's baseline: exit 0 (got $rc)" test "$rc" -eq 0 || diag "$TMP/err"
+check "  the condition's case says, as compare does, that the platforms differ" \
+	grep -q "^# migrate-fail-if-migrated-3-rose-10pct: note: the baseline ran on a VM (tcg, 4 vCPUs on lab), this run on the machine itself: a difference may come from the platform, not the kernel$" "$TMP/err" ||
+	diag "$TMP/err"
+run_bounded 60 scripts/compare "$TMP/vmbase" "$TMP/host.json" --column migrated
+check "  compare's own note is unchanged" \
+	grep -q "^   note: A ran on a VM (tcg, 4 vCPUs on lab), B on the machine itself: a difference may come from the platform, not the kernel$" "$TMP/out" ||
+	diag "$TMP/out"
+
 # --- every cell once; a duration exactly as the benchmarks read it
 for a in "--modes paired --pi on,on" "--threads 2,3,2" "--modes paired,paired"; do
 	# shellcheck disable=SC2086 # the options split
