@@ -67,6 +67,29 @@ def cache_dir(*parts):
     return os.path.join(os.path.abspath(base), *parts)
 
 
+# Where Debian 12's packages that a plain bookworm lacks come from: the 6.12
+# kernels (images, source, headers) are in bookworm-security only
+ORIGINS = ((re.compile(r"linux-(source|image|headers)-6\.12"), "bookworm-security",
+            "http://deb.debian.org/debian-security"),)
+
+
+def apt_knows(pkg):
+    """Does any of this machine's apt sources have PKG?"""
+    return subprocess.run(["apt-cache", "show", pkg], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+def not_in_sources(pkg):
+    """One line: PKG is in none of this machine's apt sources, and, when
+    known, the suite it comes from and how to add it."""
+    line = f"cannot fetch package {pkg}: it is in none of this machine's apt sources"
+    for pattern, suite, uri in ORIGINS:
+        if pattern.match(pkg):
+            return (f"{line}; it comes from Debian's {suite}: add 'deb {uri} {suite} main' "
+                    "to them and run apt-get update")
+    return line
+
+
 def fetch_deb(pkg, member, say=None):
     """Folder in the cache holding MEMBER (e.g. ./boot; or a tuple of them)
     of Debian package PKG.
@@ -80,6 +103,8 @@ def fetch_deb(pkg, member, say=None):
     where = cache_dir("packages", pkg)
     if all(os.path.exists(os.path.join(where, m)) for m in members):
         return where
+    if not apt_knows(pkg):
+        raise Missing(not_in_sources(pkg))
     if say:
         say(f"fetching {pkg} with apt-get download")
     tmp = f"{where}.tmp-{os.getpid()}"

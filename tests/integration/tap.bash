@@ -36,6 +36,13 @@ skip() {
 
 diag() { sed 's/^/#   /' "$@"; }
 
+# not_in_sources PKG: the scripts' line saying that apt lacks PKG, and where
+# it comes from (a Debian 12 without bookworm-security lacks the 6.12 kernels)
+not_in_sources() {
+	/usr/bin/python3 -B -c 'import sys; sys.path.insert(0, sys.argv[1]); import rtsched_kernel as rk
+print(rk.not_in_sources(sys.argv[2]))' "$(dirname "${BASH_SOURCE[0]}")/../../scripts" "$1"
+}
+
 # run_bounded SECONDS CMD...: run with stdout in $TMP/out, stderr in $TMP/err, status in $rc
 run_bounded() {
 	local limit=$1
