@@ -97,6 +97,13 @@ def run_child(cmd, timeout=None, grace=60, **kw):
     return r
 
 
+def _debug():
+    """With RTSCHED_DEBUG set, where the error being handled came from."""
+    if os.environ.get("RTSCHED_DEBUG"):
+        import traceback
+        traceback.print_exc()
+
+
 def run_main(main, prog):
     """Run a script's MAIN and exit with its status. Closed standard
     descriptors get /dev/null first (else the first file opened would take
@@ -131,6 +138,7 @@ def run_main(main, prog):
               file=sys.stderr)
         code = 3
     except OSError as e:
+        _debug()
         where = f"{e.filename}: " if e.filename else ""
         print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
         code = 3
@@ -138,9 +146,7 @@ def run_main(main, prog):
             IndexError, ZeroDivisionError, OverflowError) as e:
         # an input the checks did not foresee: still one line and exit 2, never
         # exit 1 (a verdict) by a traceback; RTSCHED_DEBUG=1 shows where
-        if os.environ.get("RTSCHED_DEBUG"):
-            import traceback
-            traceback.print_exc()
+        _debug()
         print(f"{prog}: cannot read its input ({type(e).__name__}: {str(e)[:200]}); this is "
               "a defect of rtsched: please report it with the input", file=sys.stderr)
         code = 2

@@ -120,10 +120,11 @@ def decode_frames(text):
     """What the guest sent on its data port.
 
     Returns {"files": {name: bytes}, "status": {n: rc}, "done": bool,
-    "error": reason or None}. A frame cut short or whose size or sha256 does
+    "error": reason or None, "setup_failed": (line number from 1, status)
+    or None}. A frame cut short or whose size or sha256 does
     not match raises FrameError: a damaged result is never kept.
     """
-    out = {"files": {}, "status": {}, "done": False, "error": None}
+    out = {"files": {}, "status": {}, "done": False, "error": None, "setup_failed": None}
     lines = text.splitlines()
     i = 0
     while i < len(lines):
@@ -155,6 +156,11 @@ def decode_frames(text):
             if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
                 raise FrameError(f"damaged status line {line!r}")
             out["status"][int(parts[1])] = int(parts[2])
+        elif line.startswith("RTSCHED-SETUP-FAILED "):
+            parts = line.split()
+            if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+                raise FrameError(f"damaged setup line {line!r}")
+            out["setup_failed"] = (int(parts[1]), int(parts[2]))
         elif line.startswith("RTSCHED-DONE"):
             out["done"] = True
         elif line.startswith("RTSCHED-ERROR "):

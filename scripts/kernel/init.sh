@@ -71,15 +71,23 @@ setup() {
 		fail "no /proc/PID/sched: the kernel lacks CONFIG_SCHED_DEBUG (rtsched reads migrations there)"
 }
 
-# setup_lines: each line of /rtsched/setup, in order; one that fails stops the guest.
+# setup_lines: each line of /rtsched/setup, in order; one that fails stops the
+# guest, telling the host its number and status (the user's command failed:
+# not a guest that cannot run the experiment).
 # Here, in background_start and run_all, each line's standard input is
 # /dev/null: a line that reads it would take the lines after it.
 setup_lines() {
+	local n=0 st
 	[ -f "$ROOT/rtsched/setup" ] || return 0
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
+		n=$((n + 1))
 		say "setup: $line"
-		sh -c "$line" </dev/null || fail "setup '$line' exited $?"
+		sh -c "$line" </dev/null && continue
+		st=$?
+		say "error: setup line $n '$line' exited $st"
+		echo "RTSCHED-SETUP-FAILED $n $st" >> "$DATA"
+		stop
 	done < "$ROOT/rtsched/setup"
 }
 

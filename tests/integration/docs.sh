@@ -56,6 +56,10 @@ for pair in batch:rtsched-batch.8 compare:rtsched-compare.1 plot:rtsched-plot.1 
 		groff -man -ww -z "$page" 2>"$TMP/groff"
 		check "$page renders without warnings" test ! -s "$TMP/groff"
 	fi
+	# every script ends a failed file operation (a full disk, an unwritable
+	# cache or results folder) in exit 3 (rtsched_proc.run_main): said
+	check "$page's EXIT STATUS gives 3, a failed file operation (every script's)" \
+		bash -c "sed -n '/^\.SH EXIT STATUS/,/^\.SH/p' '$page' | tr '\n' ' ' | grep -qE '(^|[;,] )3 [a-z]'"
 done
 
 # --- the figures the documents state that a test can check

@@ -269,6 +269,36 @@ check "a guest with 1 CPU of 4 cannot run the experiment (exit $rc, want 4)" tes
 check "the message names the problem" grep -q "1 CPUs online, 4 asked for" "$TMP/err"
 check "nothing stored" no_results
 
+# --- a --setup line that fails: the user's command failed (exit 1, as a --run's
+# would), named, not "the guest cannot run the experiment" (4: something missing)
+rm -rf "${RES:?}"/*
+run_bounded 300 $M --accel tcg --results "$RES" --append lpj=4000000 --setup 'true' \
+	--setup 'echo x > /no/such/file' --run 'migrate -d 0.2' "$KERNEL"
+check "a --setup line that fails in the guest: exit $rc, want 1 (a command failed)" test "$rc" -eq 1 ||
+	diag "$TMP/err"
+check "  one line naming it, its number and its status; nothing run, nothing stored" \
+	bash -c "grep -q \"^kernel-matrix: .*: --setup line 2 ('echo x > /no/such/file') exited 1 in the guest: nothing was run\" '$TMP/err' &&
+		! grep -q 'cannot run the experiment' '$TMP/err' && [ -z \"\$(find '$RES' -name '*.json')\" ]" ||
+	diag "$TMP/err"
+
+# --- a full results disk: exit 3 (a file operation failed), naming the file
+mkdir -p "$TMP/full"
+if mount -t tmpfs -o size=16k rtsched-full "$TMP/full" 2>/dev/null; then
+	tap_cleanup="umount '$TMP/full' 2>/dev/null; $tap_cleanup"
+	dd if=/dev/zero of="$TMP/full/fill" bs=4k 2>/dev/null
+	run_bounded 300 $M --accel tcg --append lpj=4000000 --results "$TMP/full/r" --run 'migrate -d 0.2' "$KERNEL"
+	check "a full results disk: exit $rc, want 3, in one line naming the result it could not store" \
+		bash -c "[ $rc -eq 3 ] && tail -1 '$TMP/err' | grep -q '^kernel-matrix: $TMP/full/r/.*\.json: No space left on device$' &&
+			[ -z \"\$(find '$TMP/full/r' -type f)\" ]" || diag "$TMP/err"
+	umount "$TMP/full"
+else
+	skip "cannot mount a tmpfs for a full disk"
+fi
+run_bounded 60 env RTSCHED_CACHE=/proc/rtsched-cache $M --results "$RES" --run 'migrate -d 0.2' "$KERNEL"
+check "a cache that cannot be made: exit $rc, want 3, one line naming it" \
+	bash -c "[ $rc -eq 3 ] && tail -1 '$TMP/err' | grep -q '^kernel-matrix: /proc/rtsched-cache' && ! grep -q Traceback '$TMP/err'" ||
+	diag "$TMP/err"
+
 # --- a guest that never starts its init: killed at --boot-timeout
 run_bounded 60 $M --accel tcg --results "$RES" --boot-timeout 1 "$KERNEL"
 check "a guest that does not boot in time fails (exit $rc, want 1)" test "$rc" -eq 1

@@ -122,6 +122,22 @@ with tempfile.TemporaryDirectory() as d:
        and open(marks).read().split() == ["one", "two", "three"],
        f"--setup lines that read stdin leave the next lines to run "
        f"({open(marks).read().split() if os.path.exists(marks) else None})")
+    # --- a --setup line that fails: its number and status to the host, nothing after it
+    with open(os.path.join(d, "rtsched", "setup"), "w") as f:
+        f.write(f"true\n\nexit 7\necho after >>{marks}\n")
+    before = open(marks).read()
+    subprocess.run([BUSYBOX, "sh", "-c", f". {vm.INIT} --functions; setup_lines"],
+                   env=env, capture_output=True, text=True, timeout=30)
+    last = open(data).read().splitlines()[-1]
+    ok(last == "RTSCHED-SETUP-FAILED 2 7" and open(marks).read() == before,
+       f"a failing --setup line: its number (blank lines not counted) and status sent, "
+       f"the lines after it not run ({last!r})")
+    got = vm.decode_frames("RTSCHED-SETUP-FAILED 2 7\n")
+    ok(got["setup_failed"] == (2, 7) and got["error"] is None,
+       "  read back by the host as the user's line failing, not a guest that cannot run")
+    raises(lambda: vm.decode_frames("RTSCHED-SETUP-FAILED two 7\n"), vm.FrameError,
+           "damaged setup line", "  a damaged one is caught")
+    os.unlink(os.path.join(d, "rtsched", "setup"))
 
     head = text.splitlines()[0].split()
     ok(head[:3] == ["RTSCHED-FILE-BEGIN", "1.json", str(len(blob))]
