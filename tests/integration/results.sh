@@ -228,7 +228,9 @@ check "batch --sittings 2: the matrix twice, in rounds, each run a sitting of it
 	test "$(grep -oE -- '-(contention|lockstep)-pi-s[12]\.json' "$TMP/out" | tr '\n' ' ')" = \
 	"-contention-pi-s1.json -lockstep-pi-s1.json -contention-pi-s2.json -lockstep-pi-s2.json "
 run_bounded 120 scripts/batch --modes contention,lockstep --threads 3 --repeat 2 --duration 0.5s --loops 10 --pi-stress --results "$TMP/res"
-ok $rc "a short real batch passes (exit $rc)"
+# (what it printed is kept in the log when it fails: one failed once under
+# AddressSanitizer's make check here and did not again in five runs)
+ok $rc "a short real batch passes (exit $rc)" || diag "$TMP/out" "$TMP/err"
 check "  one ok line per cell (4 migrate, 2 pi_stress)" test "$(grep -c '^ok ' "$TMP/out")" -eq 6
 release=$(uname -r)
 check "  every result stored under results/<release>/<host>/" \
