@@ -172,7 +172,7 @@ class Timeline:
                         if len(w) != 4:
                             raise ValueError
                         tid, a, b = (int(x) for x in w[1:])
-                        if tid in self.tasks and self.lanes:
+                        if tid in self.tasks and self.lanes is not None:
                             self.lanes.add(("placement", tid), a, b, 1)
                     elif run != want_run:
                         continue

@@ -116,6 +116,15 @@ def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120
 _BEGIN = re.compile(r"RTSCHED-FILE-BEGIN (\S+) (\d+) ([0-9a-f]{64})")
 
 
+def _two_numbers(line, what):
+    """The two numbers of a 'TAG N M' line (a command's or a setup line's
+    number and status), or FrameError naming it WHAT."""
+    parts = line.split()
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        raise FrameError(f"damaged {what} line {line!r}")
+    return int(parts[1]), int(parts[2])
+
+
 def decode_frames(text):
     """What the guest sent on its data port.
 
@@ -152,15 +161,10 @@ def decode_frames(text):
                 raise FrameError(f"result {name}: damaged (sha256 differs)")
             out["files"][name] = data
         elif line.startswith("RTSCHED-STATUS "):
-            parts = line.split()
-            if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
-                raise FrameError(f"damaged status line {line!r}")
-            out["status"][int(parts[1])] = int(parts[2])
+            n, rc = _two_numbers(line, "status")
+            out["status"][n] = rc
         elif line.startswith("RTSCHED-SETUP-FAILED "):
-            parts = line.split()
-            if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
-                raise FrameError(f"damaged setup line {line!r}")
-            out["setup_failed"] = (int(parts[1]), int(parts[2]))
+            out["setup_failed"] = _two_numbers(line, "setup")
         elif line.startswith("RTSCHED-DONE"):
             out["done"] = True
         elif line.startswith("RTSCHED-ERROR "):

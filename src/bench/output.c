@@ -53,8 +53,9 @@ static void sweep_beside(const char *path)
 /**
  * bench_output_open - create @option's file @path before the run, or exit 2
  * saying why it cannot be: it exists, another run is writing it, it is
- * another option's file, or its folder does not take it; @private: in a private folder, for a file that
- * another program writes by name (rt_outfile_open_private())
+ * another option's file, or its folder does not take it; @private: in a
+ * private folder, for a file that another program writes by name
+ * (rt_outfile_open_private())
  *
  * The temporaries that runs killed before they could remove them left in
  * @path's folder go first (rt_outfile_sweep()). Returns the output; it lives

@@ -147,8 +147,7 @@ void bench_signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* a closed pipe on stdout fails the writes (see bench_exit), not the process */
-	signal(SIGPIPE, SIG_IGN);
+	/* (SIGPIPE is ignored by cli_init(): a closed pipe fails the writes) */
 }
 
 /* A program without a run: the signal's exit, after the outputs' temporaries. */
@@ -165,7 +164,7 @@ static void on_signal_end(int sig)
 /**
  * bench_signals_end_install - for a program that reads, not runs (analyse):
  * SIGINT, SIGTERM and SIGHUP end it at once, as they would by default, but
- * its outputs' temporary files go first; a closed pipe fails its writes
+ * its outputs' temporary files go first
  */
 void bench_signals_end_install(void)
 {
