@@ -153,6 +153,30 @@ static void marker(const struct trace_decoder *d, struct tep_record *r, char *te
 }
 
 /**
+ * trace_decode_comm - the name field @side (0: prev_comm, 1: next_comm of a
+ * switch; 0 the task's of a wake-up) of @r, an event of @type, into @buf;
+ * "" where the event has none
+ */
+void trace_decode_comm(const struct trace_decoder *d, struct tep_record *r, int type, int side,
+		       char *buf, size_t len)
+{
+	const struct tep_format_field *f = type >= 0 && type < TRACE_EV_TYPES && side >= 0 &&
+					   side < 2 ? d->comm[type][side] : NULL;
+	int max = f ? r->size - f->offset : 0;
+	size_t n;
+
+	buf[0] = 0;
+	if (max <= 0 || !len)
+		return;
+	n = strnlen((const char *)r->data + f->offset, (size_t)max < (size_t)f->size ?
+		    (size_t)max : (size_t)f->size);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, (const char *)r->data + f->offset, n);
+	buf[n] = 0;
+}
+
+/**
  * trace_decode_type - the event id of @r (its common_type), as tep_data_type() gives it
  */
 int trace_decode_type(const struct trace_decoder *d, struct tep_record *r)

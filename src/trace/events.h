@@ -146,6 +146,43 @@ struct trace_task {
 	uint64_t span_ns;		/* its length so far, inside the window */
 	bool boost_waiting;		/* raised while runnable, not yet running */
 	uint64_t boost_since;		/* when */
+	int32_t wait_holder, wait_holder_prio;	/* runnable: what held its CPU longest, */
+	uint64_t wait_held_ns;		/* how long, */
+	uint64_t wait_limited_ns;	/* and how long the kernel's limit held it, */
+	int wait_limit;			/* of which kind (-1 none) */
+	int span_cpu;			/* the lower CPU its span began on, -1 none */
+	int32_t span_holder, span_holder_prio;	/* and what ran there then */
+};
+
+/*
+ * A wait of a benchmark thread as it ends, for a watch (trace_sched_walk_waits):
+ * placement (a span of the measure), wake-up (sched_waking to running), a
+ * PI boost's (raised while runnable to running), or any time runnable but
+ * not running (woken or preempted, to running: a stall of the thread).
+ */
+enum trace_wait_kind {
+	TRACE_WAIT_PLACEMENT,
+	TRACE_WAIT_WAKEUP,
+	TRACE_WAIT_BOOST,
+	TRACE_WAIT_RUNNABLE,
+	TRACE_WAITS,
+};
+
+/* "placement", "wakeup", "boost", "runnable" */
+extern const char *const trace_wait_names[TRACE_WAITS];
+
+struct trace_wait {
+	enum trace_wait_kind kind;
+	pid_t tid;			/* the thread */
+	int prio;			/* its kernel priority as it waited */
+	uint64_t start, end;		/* ns, CLOCK_MONOTONIC */
+	int cpu;			/* the CPU it waited for: placement's lower one, else its own */
+	pid_t holder;			/* what ran there: at a placement span's start, else */
+	int holder_prio;		/* the task that held it longest in the wait; 0 idle, */
+	uint64_t held_ns;		/* -1 not known; and for how long of it (0: not known) */
+	int limit;			/* an enum trace_limit that held that CPU in it, else -1 */
+	uint64_t limited_ns;		/* for how long */
+	char holder_comm[16];		/* the holder's name as the trace says it, or "" */
 };
 
 #endif

@@ -289,9 +289,29 @@ static void end_span(struct trace_sched_walk *w, struct trace_task *t, uint64_t 
 		rt_hist_add(&t->place.wait, t->span_ns);
 		if (w->span_fn)
 			w->span_fn(t, t->span_start, ts, w->span_ctx);
+		if (w->wait_fn) {
+			struct trace_wait wait = { .kind = TRACE_WAIT_PLACEMENT, .tid = t->tid,
+						   .prio = t->prio_now, .start = t->span_start,
+						   .end = ts, .cpu = t->span_cpu,
+						   .holder = t->span_holder,
+						   .holder_prio = t->span_holder_prio, .limit = -1 };
+
+			w->wait_fn(&wait, w->wait_ctx);
+		}
 	}
 	t->misplaced = false;
 	t->span_ns = 0;
+}
+
+/* A span begins at @ts: on the CPU @t claims, and what runs there. */
+static void start_span(struct trace_sched_walk *w, struct trace_task *t, uint64_t ts)
+{
+	const struct cpu_now *c = &w->cpus[t->claim];
+
+	t->span_start = ts;
+	t->span_cpu = t->claim;
+	t->span_holder = c->known ? c->pid : -1;
+	t->span_holder_prio = c->known ? c->prio : -1;
 }
 
 /**
@@ -372,7 +392,7 @@ int trace_place_claim(struct trace_sched_walk *w, uint64_t ts)
 		if (t->misplaced && !now)
 			end_span(w, t, ts);
 		else if (!t->misplaced && now)
-			t->span_start = ts;
+			start_span(w, t, ts);
 		t->misplaced = now;
 	}
 	return 0;

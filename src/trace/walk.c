@@ -16,6 +16,11 @@ const char *const trace_event_names[TRACE_EV_TYPES] = {
 	[TRACE_EV_PI] = "sched_pi_setprio",
 };
 
+const char *const trace_wait_names[TRACE_WAITS] = {
+	[TRACE_WAIT_PLACEMENT] = "placement", [TRACE_WAIT_WAKEUP] = "wakeup",
+	[TRACE_WAIT_BOOST] = "boost", [TRACE_WAIT_RUNNABLE] = "runnable",
+};
+
 #define MAX_CPUS TRACE_WALK_MAX_CPUS
 /* The kernels' default limit, 50 ms of a second: what bounds a stretch when nothing else is said */
 #define DEFAULT_LIMIT_NS 50000000ULL
@@ -38,6 +43,19 @@ void trace_task_init(struct trace_task *t, pid_t tid, uint64_t win_start, uint64
 	t->cpu = -1;
 	t->prio_now = -1;
 	t->claim = -1;
+	t->span_cpu = -1;
+	t->wait_holder = -1;
+	t->wait_limit = -1;
+}
+
+/* @t starts to wait for a CPU: nothing has held it from @t yet. */
+static void wait_begins(struct trace_task *t)
+{
+	t->wait_holder = -1;
+	t->wait_holder_prio = -1;
+	t->wait_held_ns = 0;
+	t->wait_limited_ns = 0;
+	t->wait_limit = -1;
 }
 
 /**
@@ -104,6 +122,7 @@ static void switch_out(struct trace_sched_walk *w, struct trace_task *t, const s
 	}
 	t->state = T_PREEMPTED;
 	t->since = e->ts;
+	wait_begins(t);
 	if (!inside(t, e->ts) || limit)
 		return;
 	if (find(w, e->pid2))
@@ -113,18 +132,44 @@ static void switch_out(struct trace_sched_walk *w, struct trace_task *t, const s
 	t->preempted[by]++;
 }
 
-static void switch_in(struct trace_task *t, const struct trace_event *e)
+/* A wait of @t ends with its switch in @e: told to the walk's watcher, if any. */
+static void waited(const struct trace_sched_walk *w, const struct trace_task *t,
+		   const struct trace_event *e, enum trace_wait_kind kind, uint64_t since, int limit)
+{
+	struct trace_wait wait = { .kind = kind, .tid = t->tid, .prio = e->prio2, .start = since,
+				   .end = e->ts, .cpu = e->cpu, .holder = t->wait_holder,
+				   .holder_prio = t->wait_holder_prio, .held_ns = t->wait_held_ns,
+				   .limit = t->wait_limit, .limited_ns = t->wait_limited_ns };
+
+	if (!t->wait_held_ns) {
+		/* nothing known of the time before: the task it was switched from */
+		wait.holder = e->pid;
+		wait.holder_prio = e->pid ? e->prio : TRACE_PRIO_IDLE;
+		wait.limit = limit;
+	}
+	if (w->wait_fn)
+		w->wait_fn(&wait, w->wait_ctx);
+}
+
+/* @t runs: its waits end (@limit: the kind of the limit that held the CPU until now, or -1). */
+static void switch_in(const struct trace_sched_walk *w, struct trace_task *t,
+		      const struct trace_event *e, int limit)
 {
 	if (inside(t, e->ts)) {
 		t->switches_in++;
 		if (t->state == T_WAKING) {
 			rt_hist_add(&t->wakeup_latency, e->ts - t->since);
 			t->runnable_ns += e->ts - t->since;
+			waited(w, t, e, TRACE_WAIT_WAKEUP, t->since, limit);
 		} else if (t->state == T_PREEMPTED) {
 			t->runnable_ns += e->ts - t->since;
 		}
-		if (t->boost_waiting)
+		if (t->state == T_WAKING || t->state == T_PREEMPTED)
+			waited(w, t, e, TRACE_WAIT_RUNNABLE, t->since, limit);
+		if (t->boost_waiting) {
 			rt_hist_add(&t->boost_latency, e->ts - t->boost_since);
+			waited(w, t, e, TRACE_WAIT_BOOST, t->boost_since, limit);
+		}
 	}
 	t->boost_waiting = false;
 	t->state = T_RUNNING;
@@ -249,6 +294,61 @@ void trace_sched_walk_spans(struct trace_sched_walk *w, trace_span_fn fn, void *
 	w->span_ctx = ctx;
 }
 
+/**
+ * trace_sched_walk_waits - have @fn told of each wait (struct trace_wait)
+ * of every kind as it ends, with @ctx
+ */
+void trace_sched_walk_waits(struct trace_sched_walk *w, trace_wait_fn fn, void *ctx)
+{
+	w->wait_fn = fn;
+	w->wait_ctx = ctx;
+}
+
+/* The kind of the limit holding @cpu now, -1 none. */
+static int limit_now(const struct trace_sched_walk *w, int cpu)
+{
+	const struct cpu_limit *l = &w->cpus[cpu].limit;
+
+	if (!l->on)
+		return -1;
+	return l->decided ? (int)l->kind : w->regime == RT_BW_THROTTLING ? TRACE_LIMIT_THROTTLED :
+	       w->regime == RT_BW_FAIR_SERVER ? TRACE_LIMIT_FAIR_SERVER : TRACE_LIMIT_EITHER;
+}
+
+/*
+ * The task switched out in @e held its CPU from its switch in to now: the
+ * waiters for that CPU learn who held it longest in their wait, and how
+ * long the kernel's limit held it.
+ */
+static void held_by(struct trace_sched_walk *w, const struct trace_event *e)
+{
+	const struct cpu_now *now = &w->cpus[e->cpu];
+	int limit = limit_now(w, e->cpu);
+	size_t k;
+
+	if (!now->known)
+		return;
+	for (k = 0; k < w->norder; k++) {
+		struct trace_task *t = &w->tasks[w->order[k]];
+		uint64_t from = t->since > now->since ? t->since : now->since;
+		uint64_t ns = e->ts > from ? e->ts - from : 0;
+
+		if (t->cpu != e->cpu || t->tid == e->pid || !ns ||
+		    (t->state != T_WAKING && t->state != T_PREEMPTED))
+			continue;
+		if (ns > t->wait_held_ns) {
+			t->wait_held_ns = ns;
+			t->wait_holder = e->pid;
+			t->wait_holder_prio = e->pid ? e->prio : TRACE_PRIO_IDLE;
+		}
+		/* the limit runs tasks below RT (a task's class can change unseen) */
+		if (limit >= 0 && (e->pid == 0 || e->prio >= TRACE_PRIO_RT_MAX)) {
+			t->wait_limited_ns += ns;
+			t->wait_limit = limit;
+		}
+	}
+}
+
 /*
  * @pid was current on @cpu when an event was recorded there (@prio its
  * priority, PRIO_UNSAID if the event does not say): what the switches
@@ -281,6 +381,7 @@ static void seen_current(struct trace_sched_walk *w, int cpu, int32_t pid, int32
 	now->prio = prio;
 	now->known = prio != PRIO_UNSAID;
 	now->claimed = false;
+	now->since = w->last_ts;
 }
 
 /*
@@ -311,6 +412,7 @@ static void switched(struct trace_sched_walk *w, const struct trace_event *e, bo
 	now->prio = e->pid2 == 0 ? TRACE_PRIO_IDLE : e->prio2;
 	now->known = true;
 	now->claimed = false;
+	now->since = e->ts;
 	if (limit) {
 		trace_limit_begin(w, e->cpu, e->ts, by, count);
 	} else if (now->limit.on && TRACE_PRIO_IS_RT(e->prio2) && e->pid2) {
@@ -371,7 +473,7 @@ int trace_sched_walk_feed(struct trace_sched_walk *w, const struct trace_event *
 	bool on_cpu = e->cpu >= 0 && e->cpu < MAX_CPUS;
 	struct cpu_now *cpus = w->cpus;
 	bool limit;
-	int c, ret;
+	int c, ret, held;
 
 	if (e->ts < w->last_ts)
 		return -EINVAL;
@@ -387,6 +489,9 @@ int trace_sched_walk_feed(struct trace_sched_walk *w, const struct trace_event *
 	switch (e->type) {
 	case TRACE_EV_SWITCH:
 		limit = on_cpu && limit_switch(w, e);
+		held = on_cpu ? limit_now(w, e->cpu) : -1;
+		if (on_cpu && w->wait_fn)
+			held_by(w, e);
 		t = find(w, e->pid);
 		if (t)
 			switch_out(w, t, e, limit);
@@ -396,7 +501,7 @@ int trace_sched_walk_feed(struct trace_sched_walk *w, const struct trace_event *
 		if (t) {
 			/* its wait ended here, as recorded: the wait stands on its side */
 			trace_place_task_confirm(w, (size_t)(t - tasks));
-			switch_in(t, e);
+			switch_in(w, t, e, held);
 		}
 		break;
 	case TRACE_EV_WAKING:
@@ -404,6 +509,7 @@ int trace_sched_walk_feed(struct trace_sched_walk *w, const struct trace_event *
 		if (t && t->state == T_SLEEPING) {
 			t->state = T_WAKING;
 			t->since = e->ts;
+			wait_begins(t);
 			t->wakeups += inside(t, e->ts);
 			/* its CPU as it wakes; a migration or the wake-up says where it goes */
 			if (e->arg >= 0 && e->arg < MAX_CPUS)

@@ -36,6 +36,8 @@ enum trace_decoded { TRACE_DECODED_NONE, TRACE_DECODED_EVENT, TRACE_DECODED_MARK
 void trace_decoder_init(struct trace_decoder *d, struct tep_handle *tep);
 enum trace_decoded trace_decode(const struct trace_decoder *d, struct tep_record *r, int cpu,
 				struct trace_event *e, char *text, size_t len, pid_t *pid);
+void trace_decode_comm(const struct trace_decoder *d, struct tep_record *r, int type, int side,
+		       char *buf, size_t len);
 int trace_decode_type(const struct trace_decoder *d, struct tep_record *r);
 enum trace_decoded trace_decode_kind(const struct trace_decoder *d, struct tep_record *r);
 

@@ -29,6 +29,9 @@ void trace_sched_walk_topology(struct trace_sched_walk *w, const struct rt_topol
 typedef void (*trace_span_fn)(const struct trace_task *t, uint64_t start, uint64_t end,
 			   void *ctx);
 void trace_sched_walk_spans(struct trace_sched_walk *w, trace_span_fn fn, void *ctx);
+/* Each wait of a task, of every kind, as it ends (struct trace_wait). */
+typedef void (*trace_wait_fn)(const struct trace_wait *wait, void *ctx);
+void trace_sched_walk_waits(struct trace_sched_walk *w, trace_wait_fn fn, void *ctx);
 int trace_sched_walk_feed(struct trace_sched_walk *w, const struct trace_event *e);
 void trace_sched_walk_free(struct trace_sched_walk *w);
 

@@ -36,6 +36,7 @@ struct cpu_now {
 	int32_t prio;
 	bool known;		/* pid and prio are known */
 	bool claimed;		/* a waiter counts it (placement) */
+	uint64_t since;		/* the current task's, as far as the events show */
 	uint64_t counted;	/* of the time passing now, what its own figures have */
 	struct cpu_limit limit;
 };
@@ -76,6 +77,8 @@ struct trace_sched_walk {
 	bool *listed;		/* [task]: in order */
 	trace_span_fn span_fn;	/* told of each span as it ends, or NULL */
 	void *span_ctx;
+	trace_wait_fn wait_fn;	/* told of each wait as it ends, or NULL */
+	void *wait_ctx;
 	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits */
 	uint64_t limit_bound;	/* the longest a stretch of them lasts, ns */
 	const struct rt_topology *topo;	/* the machine's, for migrations by distance; or NULL */
