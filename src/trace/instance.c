@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "lib/clock.h"
 #include "lib/cpus.h"
 #include "trace/internal/instance.h"
 
@@ -217,6 +219,43 @@ static int setup(struct trace_instance *t, const char *name, size_t buffer_kb,
 		return -EFBIG;
 	}
 	return 0;
+}
+
+/**
+ * trace_instance_open_private - trace_instance_open() under a name of the
+ * process's own: @prefix, its pid and a random part (PIDs repeat across
+ * PID namespaces); a sweep that removed it as it was created asks for
+ * another
+ */
+int trace_instance_open_private(struct trace_instance **t, const char *prefix, size_t buffer_kb,
+				const struct bitmask *cpus, char *err, size_t len)
+{
+	unsigned int salt;
+	char name[64];
+	int ret, tries = 0;
+
+	do {
+		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
+			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
+		snprintf(name, sizeof(name), "%s%d-%08x", prefix, (int)getpid(), salt);
+		ret = trace_instance_open(t, name, buffer_kb, cpus, err, len);
+	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
+	return ret;
+}
+
+/**
+ * trace_instance_overwrite - when its buffers are full, the oldest events
+ * make room (@on: a flight recorder's recent past), or new ones are
+ * dropped (the default)
+ *
+ * Returns 0, or a negative errno.
+ */
+int trace_instance_overwrite(struct trace_instance *t, bool on)
+{
+	int ret = on ? tracefs_option_enable(t->instance, TRACEFS_OPTION_OVERWRITE) :
+		  tracefs_option_disable(t->instance, TRACEFS_OPTION_OVERWRITE);
+
+	return ret ? -(errno ? errno : EIO) : 0;
 }
 
 /**

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/random.h>
 
 #include "lib/clock.h"
 #include "trace/internal/recorder.h"
@@ -114,9 +113,8 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 			 const struct bitmask *cpus, char *err, size_t len)
 {
 	struct trace_recording *r = calloc(1, sizeof(*r));
-	char name[64], why[512];
-	unsigned int salt;
-	int ret, tries = 0;
+	char why[512];
+	int ret;
 
 	*rp = NULL;
 	if (!r) {
@@ -124,16 +122,7 @@ int trace_recording_open(struct trace_recording **rp, const char *prefix, size_t
 		return -EIO;
 	}
 	r->ops = &live_ops;
-	/*
-	 * PIDs repeat across PID namespaces: a random part makes the name
-	 * unique; a sweep removing it as it was created asks for another.
-	 */
-	do {
-		if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != sizeof(salt))
-			salt = (unsigned int)rt_now_ns(CLOCK_MONOTONIC);
-		snprintf(name, sizeof(name), "%s%d-%08x", prefix, (int)getpid(), salt);
-		ret = trace_instance_open(&r->tracer, name, buffer_kb, cpus, why, sizeof(why));
-	} while ((ret == -EAGAIN || ret == -EEXIST) && ++tries < 3);
+	ret = trace_instance_open_private(&r->tracer, prefix, buffer_kb, cpus, why, sizeof(why));
 	if (!ret) {
 		r->dir = trace_instance_dir(r->tracer);
 		if (!r->dir)

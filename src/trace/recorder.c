@@ -37,6 +37,9 @@ struct trace_recorder {
 	pid_t pid;
 	pid_t pgid;	/* its process group, kept after it is reaped */
 	int err_fd;	/* its standard error, a memfd */
+	const char *verb;	/* trace-cmd's command: "record", "extract" */
+	cpu_set_t cpus;		/* where it runs, if */
+	bool pinned;		/* given, else the caller's */
 };
 
 /* What the recorder said on standard error, on one line: "a; b" */
@@ -68,11 +71,11 @@ static void ended(const struct trace_recorder *r, int status, char *err, size_t 
 
 	said(r, text, sizeof(text));
 	if (WIFEXITED(status))
-		snprintf(err, len, "trace-cmd record exited with status %d%s%s", WEXITSTATUS(status),
-			 *text ? ": " : "", text);
+		snprintf(err, len, "trace-cmd %s exited with status %d%s%s", r->verb,
+			 WEXITSTATUS(status), *text ? ": " : "", text);
 	else
-		snprintf(err, len, "trace-cmd record was killed by signal %d%s%s", WTERMSIG(status),
-			 *text ? ": " : "", text);
+		snprintf(err, len, "trace-cmd %s was killed by signal %d%s%s", r->verb,
+			 WTERMSIG(status), *text ? ": " : "", text);
 }
 
 /*
@@ -96,11 +99,19 @@ static void child(const struct trace_recorder *r, pid_t parent, int dir_fd, char
 
 	/* its own group: the terminal's ^C is the benchmark's to handle */
 	setpgid(0, 0);
-	/* the benchmark gone, however: the recorder finishes the file and ends */
-	prctl(PR_SET_PDEATHSIG, SIGINT);
-	if (getppid() != parent)
-		_exit(0);
+	/*
+	 * the benchmark gone, however: the recorder finishes the file and
+	 * ends (the signal comes when the thread that started it ends: an
+	 * extract, started by a thread that ends first, finishes on its own)
+	 */
+	if (!strcmp(r->verb, "record")) {
+		prctl(PR_SET_PDEATHSIG, SIGINT);
+		if (getppid() != parent)
+			_exit(0);
+	}
 	sched_setscheduler(0, SCHED_OTHER, &sp);
+	if (r->pinned)
+		sched_setaffinity(0, sizeof(r->cpus), &r->cpus);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (null >= 0) {
@@ -151,12 +162,39 @@ static int spawn(struct trace_recorder *r, int dir_fd, char *const *argv, char *
 		waitpid(r->pid, NULL, 0);
 		r->pid = 0;
 		if (e == ENOENT)
-			snprintf(err, len, "%s is not installed (it records the events; Debian and "
+			snprintf(err, len, "%s is not installed (it writes the trace.dat; Debian and "
 				 "Fedora: the trace-cmd package)", argv[0]);
 		else
 			snprintf(err, len, "cannot run %s: %s", argv[0], strerror(e));
 		return -e;
 	}
+	return 0;
+}
+
+/* A recorder to run trace-cmd @verb: argv's first two words. */
+static int alloc(struct trace_recorder **rp, const char *verb, const char **argv, char *err,
+		 size_t len)
+{
+	const char *prog = getenv("RTSCHED_TRACE_CMD");
+	struct trace_recorder *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*rp = NULL;
+	if (!r) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	r->err_fd = memfd_create("trace-cmd-stderr", MFD_CLOEXEC);
+	if (r->err_fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "memfd_create: %s", strerror(errno));
+		free(r);
+		return ret;
+	}
+	r->verb = verb;
+	argv[0] = prog && *prog ? prog : "trace-cmd";
+	argv[1] = verb;
+	*rp = r;
 	return 0;
 }
 
@@ -180,26 +218,18 @@ int trace_recorder_start(struct trace_recorder **rp, const char *instance, int d
 			 const char *const *events, bool (*ready)(void *ctx), void *ctx, char *err,
 			 size_t len)
 {
-	const char *argv[MAX_ARGS], *prog = getenv("RTSCHED_TRACE_CMD");
-	struct trace_recorder *r = calloc(1, sizeof(*r));
+	const char *argv[MAX_ARGS];
+	struct trace_recorder *r;
 	int64_t deadline = rt_now_ns(CLOCK_MONOTONIC) + READY_TIMEOUT_NS;
 	int n = 0, status, ret;
 	size_t i;
 
-	*rp = NULL;
-	if (!r) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
-	}
-	r->err_fd = memfd_create("trace-cmd-stderr", MFD_CLOEXEC);
-	if (r->err_fd < 0) {
-		ret = -errno;
-		snprintf(err, len, "memfd_create: %s", strerror(errno));
-		free(r);
+	ret = alloc(rp, "record", argv, err, len);
+	if (ret)
 		return ret;
-	}
-	argv[n++] = prog && *prog ? prog : "trace-cmd";
-	argv[n++] = "record";
+	r = *rp;
+	*rp = NULL;
+	n = 2;
 	argv[n++] = "-q";
 	argv[n++] = "-d";
 	argv[n++] = "-k";
@@ -280,6 +310,69 @@ int trace_recorder_stop(struct trace_recorder *r, int64_t timeout_ns, bool (*giv
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		ended(r, status, err, len);
+		orphans(r);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * trace_recorder_extract - start trace-cmd extract writing what the
+ * instance @instance holds to the trace.dat @file in the folder @dir_fd,
+ * on the CPUs @cpus (NULL: the caller's);
+ * trace-cmd removes the instance when it is done. trace_recorder_done()
+ * says when it is.
+ *
+ * Returns 0, or a negative errno with @err saying what failed: -ENOENT
+ * trace-cmd is not installed.
+ */
+int trace_recorder_extract(struct trace_recorder **rp, const char *instance, int dir_fd,
+			   const char *file, const cpu_set_t *cpus, char *err, size_t len)
+{
+	const char *argv[8];
+	int ret = alloc(rp, "extract", argv, err, len);
+
+	if (ret)
+		return ret;
+	if (cpus) {
+		(*rp)->cpus = *cpus;
+		(*rp)->pinned = true;
+	}
+	argv[2] = "-B";
+	argv[3] = instance;
+	argv[4] = "-o";
+	argv[5] = file;
+	argv[6] = NULL;
+	ret = spawn(*rp, dir_fd, (char *const *)argv, err, len);
+	if (ret) {
+		trace_recorder_free(*rp);
+		*rp = NULL;
+	}
+	return ret;
+}
+
+/**
+ * trace_recorder_done - whether trace-cmd ended, without waiting
+ *
+ * Returns 1 while it runs, 0 once it ended with status 0, or -EIO with
+ * @err saying how it ended.
+ */
+int trace_recorder_done(struct trace_recorder *r, char *err, size_t len)
+{
+	int status;
+	pid_t w;
+
+	if (!r->pid)
+		return 0;
+	w = waitpid(r->pid, &status, WNOHANG);
+	if (!w)
+		return 1;
+	r->pid = 0;
+	if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (w < 0)
+			snprintf(err, len, "waitpid: %s", strerror(errno));
+		else
+			ended(r, status, err, len);
 		orphans(r);
 		return -EIO;
 	}

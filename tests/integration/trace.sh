@@ -371,7 +371,7 @@ check "  the instance is gone" test "$(instances)" -eq 0
 # no trace-cmd: exit 4 naming the package, before the run
 RTSCHED_TRACE_CMD=$TMP/no-such-trace-cmd run_bounded 30 ./migrate -q -d 0.2 --trace
 check "--trace without trace-cmd: exit 4 (got $rc), naming the package, no table" \
-	bash -c "[ $rc -eq 4 ] && grep -q 'is not installed (it records the events; Debian and Fedora: the trace-cmd package)' '$TMP/err' && [ ! -s '$TMP/out' ]"
+	bash -c "[ $rc -eq 4 ] && grep -q 'is not installed (it writes the trace.dat; Debian and Fedora: the trace-cmd package)' '$TMP/err' && [ ! -s '$TMP/out' ]"
 check "  the instance is gone" test "$(instances)" -eq 0
 
 # the static programs (a VM guest's: no libtracecmd, no trace-cmd) read the

@@ -2,6 +2,7 @@
 #ifndef TRACE_RECORDER_H
 #define TRACE_RECORDER_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -18,6 +19,9 @@ int trace_recorder_start(struct trace_recorder **r, const char *instance, int di
 			 size_t len);
 int trace_recorder_stop(struct trace_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
 			char *err, size_t len);
+int trace_recorder_extract(struct trace_recorder **r, const char *instance, int dir_fd,
+			   const char *file, const cpu_set_t *cpus, char *err, size_t len);
+int trace_recorder_done(struct trace_recorder *r, char *err, size_t len);
 pid_t trace_recorder_pid(const struct trace_recorder *r);
 void trace_recorder_kill(struct trace_recorder *r);
 void trace_recorder_free(struct trace_recorder *r);
