@@ -32,6 +32,7 @@
 
 #include "cli/cli.h"
 #include "bench/env.h"
+#include "bench/live.h"
 #include "bench/machine.h"
 #include "lib/json.h"
 #include "lib/report.h"
@@ -92,6 +93,7 @@ struct bench_run {
 	bool denied;			/* creating a SCHED_FIFO thread was refused */
 	int interrupted;		/* the signal that stopped the run, or 0 */
 	bool cut_short;			/* it came before the run had its whole time */
+	bool threshold_stop;		/* an --on-threshold's stop ended it */
 	int unfinished;			/* threads still running after the signal's grace */
 	struct bench_machine machine;	/* what the machine gave the threads */
 	void *own;			/* the program's own results: bench.own_size bytes */
@@ -112,6 +114,7 @@ struct bench {
 	struct bench_sys sys;		/* the kernel's and the machine's settings */
 	struct rt_work work;		/* the calibrated busy loop */
 	struct trace_recording *trace;	/* --trace, or NULL */
+	struct bench_live *live;	/* --watch, or NULL */
 	struct bench_run *runs;		/* params->common.repeat of them */
 	int asked;			/* the runs asked for (-r) */
 	int done;			/* the runs made: fewer when a signal ended the repeats */
@@ -122,6 +125,7 @@ struct bench {
 	struct rt_summary sum;		/* over the whole runs */
 	bool passed;			/* the program's checks held (ops->report) */
 	char trace_note[512];		/* --trace: the kernel buffers, for the header */
+	char live_note[512];		/* --watch: its buffers and windows */
 };
 
 /**

@@ -60,6 +60,8 @@ static void print_header(const struct bench *b)
 		printf("note: %s\n", b->params->common.fit_why);
 	if (b->trace_note[0])
 		printf("note: %s\n", b->trace_note);
+	if (b->live_note[0])
+		printf("note: %s\n", b->live_note);
 	bench_print_kernel(&b->sys, b->params->cpus, stdout);
 	n = bench_env_notes(&b->sys, b->params->cpus, &b->work, notes);
 	for (i = 0; i < n; i++)
@@ -221,6 +223,8 @@ static void write_json(struct bench *b, struct bench_result *res, int rc)
 	}
 	rt_json_end(j);
 	bench_json_summary(j, &b->sum);
+	if (b->live)
+		bench_live_json(j, b->live);
 	if (ops->json_tail)
 		ops->json_tail(j, b);
 	/* fewer whole runs than asked, or the only one cut short */
@@ -408,12 +412,14 @@ static void run_all(struct bench *b, int prio, int64_t main_start)
 			cli_warn("memory not locked (mlockall: %s): page faults may add noise; "
 				 "raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK",
 				 strerror(r->mlock_err));
-		if (r->interrupted) {
+		if (r->interrupted || r->threshold_stop) {
 			repeat = i + 1;
 			break;
 		}
 	}
 	runs_done(b, repeat, b->runs[repeat - 1].cut_short);
+	if (b->live)
+		bench_live_finish(b->live);
 	if (b->trace)
 		analyse_trace(b, (size_t)repeat);
 }
@@ -458,6 +464,11 @@ static int verdict(const struct bench *b)
 
 	if (last->interrupted)
 		return 128 + last->interrupted;
+	if (bench_live_stopped_by(b->live)) {
+		fprintf(stderr, "%s: a threshold stopped the run: %s\n", b->ops->name,
+			bench_live_stopped_by(b->live));
+		return EXIT_CHECK;
+	}
 	for (i = 0; i < b->whole; i++) {
 		if (starved < 0 && bench_machine_starved(&b->runs[i].machine, why, sizeof(why)))
 			starved = i;
@@ -502,6 +513,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 
 	cli_init(ops->name);
 	b.params = ops->parse(cfg, argc, argv);
+	bench_live_parse(&b.params->common, b.params->common.json);
 	bench_signals_install();
 	bench_sys_read(&b.sys, b.params->cpus);
 	b.sys.housekeeping = b.params->common.housekeeping;
@@ -535,6 +547,12 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		ret = bench_trace_open(&b.trace, (size_t)kb, b.params->cpus, err, sizeof(err));
 		trace_status(ret, err);
 	}
+	if (b.params->common.watch) {
+		/* removed at exit, as the trace's */
+		ret = bench_live_open(&b.live, &b, b.live_note, sizeof(b.live_note), err,
+				      sizeof(err));
+		trace_status(ret, err);
+	}
 	/*
 	 * Markers are for trace-cmd: a user's own record sees the top
 	 * instance's, --trace's trace.dat its instance's. Without tracefs
@@ -552,6 +570,8 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 		cli_die(EXIT_SYSCALL, "out of memory");
 	b.passed = report(&b);
 	print_partial(&b);
+	if (b.live)
+		bench_live_print(b.live);
 	/* a failed write to stdout is said at the exit, once the files are written (cli_exit) */
 	fflush(stdout);
 	if (b.trace)

@@ -201,6 +201,32 @@ static void call_off(struct bench_run *out, size_t created, bool ready)
 	destroy(out);
 }
 
+/* The live watch of the run's threads, whose tids and CPUs are known now. */
+static int live_begin(const struct bench *b, struct bench_run *out, char *err, size_t len)
+{
+	struct bench_runner *R = out->runner;
+	const cpu_set_t **aff = calloc(R->nr, sizeof(*aff));
+	pid_t *tids = calloc(R->nr, sizeof(*tids));
+	size_t i;
+	int ret = -ENOMEM;
+
+	if (tids && aff) {
+		for (i = 0; i < R->nr; i++) {
+			const struct bench_thread *t = nth(R, i);
+
+			tids[i] = t->tid;
+			aff[i] = t->affinity_known ? &t->affinity : NULL;
+		}
+		ret = bench_live_begin(b->live, (int)(out - b->runs), tids, aff, R->nr, &R->done,
+				       err, len);
+	} else {
+		snprintf(err, len, "out of memory");
+	}
+	free(tids);
+	free(aff);
+	return ret;
+}
+
 /*
  * Create the threads, lock memory, wait until each has its tid, start the
  * trace for them, release them together. Every stack exists by then: memory
@@ -241,6 +267,13 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 		free(tids);
 		if (ret) {
 			snprintf(err, len, "starting the trace: %s", strerror(-ret));
+			call_off(out, R->nr, true);
+			return ret;
+		}
+	}
+	if (b->live) {
+		ret = live_begin(b, out, err, len);
+		if (ret) {
 			call_off(out, R->nr, true);
 			return ret;
 		}
@@ -342,6 +375,12 @@ static int wait_run(const struct bench *b, struct bench_run *out, char *err, siz
 		}
 		if (finished == R->nr)
 			return 0;
+		if (!out->threshold_stop && bench_live_stopping(b->live)) {
+			/* a threshold's stop: the run ends here, as by its duration */
+			out->threshold_stop = true;
+			out->cut_short = measuring;
+			atomic_store(&R->stop, true);
+		}
 		stalled = atomic_exchange(&R->watcher.stalled, 0);
 		if (stalled) {
 			ret = s->stalled(s->ctx, stalled - 1, R->watcher.for_ns, err, len);
@@ -472,6 +511,8 @@ int bench_threads_run(const struct bench *b, const struct bench_threads *set,
 	bench_watch_stop(&R->watcher, ret != -ETIMEDOUT);
 	if (b->trace)
 		trace_recording_pause(b->trace);
+	if (!ret && b->live)
+		ret = bench_live_end(b->live, err, len);
 	if (ret)
 		return ret;
 	if (out->interrupted) {

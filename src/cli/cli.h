@@ -25,6 +25,9 @@ enum {
 	EXIT_STARVED = 5,	/* no result: the machine did not give the threads time */
 };
 
+/* The most --on-threshold (and --on-end) options a run takes. */
+#define CLI_MAX_ACTIONS 16
+
 /* The options every benchmark has: -c, -q, -r, --json, -h, -V. */
 struct cli_common {
 	void (*usage)(FILE *out);
@@ -43,6 +46,11 @@ struct cli_common {
 	bool trace;			/* --trace */
 	const char *trace_out;		/* --trace-out FILE (implies --trace) */
 	int64_t trace_buffer_kb;	/* --trace-buffer: per CPU; 0 sizes it by the run */
+	bool watch;			/* --watch, or implied by --on-threshold, --on-end */
+	const char *on_threshold[CLI_MAX_ACTIONS];	/* --on-threshold SPEC, as given */
+	int n_on_threshold;
+	const char *on_end[CLI_MAX_ACTIONS];	/* --on-end ACTION, as given */
+	int n_on_end;
 	/* without -c, when the program's default shape fits fewer CPUs than usable */
 	char fit_usable[256];		/* the usable CPUs, or "": the run has them all */
 	char fit_why[1024];		/* what the run's CPUs are and why */
@@ -50,7 +58,8 @@ struct cli_common {
 
 /* getopt_long's values for the long options without a short form */
 enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFFER,
-       CLI_OPT_HOUSEKEEPING, CLI_OPT_CROSS_DOMAIN };
+       CLI_OPT_HOUSEKEEPING, CLI_OPT_CROSS_DOMAIN, CLI_OPT_WATCH, CLI_OPT_ON_THRESHOLD,
+       CLI_OPT_ON_END };
 
 /* The options every benchmark has, long and short (after the program's own). */
 #define CLI_SHORT_OPTIONS "c:qr:hV"
@@ -65,7 +74,10 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 	{ "trace-out", required_argument, NULL, CLI_OPT_TRACE_OUT },                     \
 	{ "trace-buffer", required_argument, NULL, CLI_OPT_TRACE_BUFFER },               \
 	{ "housekeeping", required_argument, NULL, CLI_OPT_HOUSEKEEPING },               \
-	{ "cross-domain", no_argument, NULL, CLI_OPT_CROSS_DOMAIN }
+	{ "cross-domain", no_argument, NULL, CLI_OPT_CROSS_DOMAIN },                     \
+	{ "watch", no_argument, NULL, CLI_OPT_WATCH },                                   \
+	{ "on-threshold", required_argument, NULL, CLI_OPT_ON_THRESHOLD },               \
+	{ "on-end", required_argument, NULL, CLI_OPT_ON_END }
 
 /* Their lines of --help, after the program's -c and -q. */
 #define CLI_USAGE_COMMON                                                                   \
@@ -83,6 +95,16 @@ enum { CLI_OPT_JSON = 1000, CLI_OPT_TRACE, CLI_OPT_TRACE_OUT, CLI_OPT_TRACE_BUFF
 	"                         are isolated or nohz_full, the affinity mask's others)\n" \
 	"      --cross-domain     run on CPUs of more than one root domain (the RT\n"      \
 	"                         scheduler never moves a thread between them)\n"         \
+	"      --watch            watch the threads' waits live: placement, wake-up,\n"   \
+	"                         PI-boost and runnable waits, their histograms and\n"    \
+	"                         longest (root)\n"                                        \
+	"      --on-threshold WHAT>TIME[:ACTION]  watch, and act when a wait of WHAT\n"    \
+	"                         (placement, wakeup, boost, runnable) lasts longer\n"    \
+	"                         than TIME (a bare number is us):\n"                     \
+	"                         trace (the default: save the trace around it),\n"       \
+	"                         signal,num=N[,pid=PID|parent], shell,command=CMD,\n"     \
+	"                         stop; repeatable\n"                                      \
+	"      --on-end ACTION    watch, and act at the end (trace, signal, shell)\n"      \
 	"  -h, --help             show this help and exit\n"                              \
 	"  -V, --version          show the version and exit\n"
 

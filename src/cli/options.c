@@ -28,6 +28,9 @@ void cli_common_init(struct cli_common *co, void (*usage)(FILE *out))
 	co->trace = false;
 	co->trace_out = NULL;
 	co->trace_buffer_kb = 0;
+	co->watch = false;
+	co->n_on_threshold = 0;
+	co->n_on_end = 0;
 	co->housekeeping = NULL;
 	co->housekeeping_given = false;
 	co->cross_domain = false;
@@ -56,6 +59,20 @@ void cli_bad_option(int c, char **argv, const char *short_options)
 	if (optopt)
 		cli_die(EXIT_USAGE, "option '%s' takes no value; see %s --help", arg, cli_prog());
 	cli_die(EXIT_USAGE, "unknown option '%s'; see %s --help", arg, cli_prog());
+}
+
+/* --on-threshold and --on-end, kept as given: the watch reads them (bench/live.c). */
+static void cli_action(struct cli_common *co, int c, const char *arg)
+{
+	const char *name = c == CLI_OPT_ON_END ? "--on-end" : "--on-threshold";
+	const char **list = c == CLI_OPT_ON_END ? co->on_end : co->on_threshold;
+	int *n = c == CLI_OPT_ON_END ? &co->n_on_end : &co->n_on_threshold;
+
+	if (*n == CLI_MAX_ACTIONS)
+		cli_die(EXIT_USAGE, "invalid %s '%s': at most %d of them", name, arg,
+			CLI_MAX_ACTIONS);
+	list[(*n)++] = arg;
+	co->watch = true;
 }
 
 /**
@@ -91,6 +108,13 @@ void cli_common_option(struct cli_common *co, int c, const char *arg, char **arg
 		return;
 	case CLI_OPT_TRACE_BUFFER:
 		co->trace_buffer_kb = cli_opt(&buffer, arg);
+		return;
+	case CLI_OPT_WATCH:
+		co->watch = true;
+		return;
+	case CLI_OPT_ON_THRESHOLD:
+	case CLI_OPT_ON_END:
+		cli_action(co, c, arg);
 		return;
 	case 'c':
 		if (co->cpus)
