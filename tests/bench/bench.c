@@ -565,6 +565,140 @@ static void trace_scale(char *migrate)
 		(double)pk[1].recorder_kb / (double)pk[0].recorder_kb, 1.1, "x", AT_MOST);
 }
 
+/* A long run's memory at its first minute (or a tenth of it) and at its end, and its output. */
+struct long_run {
+	long rss_early_kb, rss_end_kb, rss_peak_kb;	/* the benchmark's VmRSS */
+	long children_peak_kb;		/* trace-cmd extract, while it writes a window */
+	double iterations;
+	int status;
+};
+
+static int long_run(char *const argv[], int64_t early_ns, struct long_run *lr, char *out,
+		    size_t len)
+{
+	int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+	struct sched_param hi = { .sched_priority = 99 }, lo = { 0 };
+	size_t n = 0;
+	ssize_t r;
+	pid_t pid;
+	long kb;
+	int fd;
+
+	memset(lr, 0, sizeof(*lr));
+	lr->status = -1;
+	pid = spawn(argv, &fd);
+	if (pid < 0)
+		return pid;
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	/* sampled from above the benchmark's threads, once a second */
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &hi);
+	while (waitpid(pid, &lr->status, WNOHANG) == 0) {
+		kb = status_kb(pid, "VmRSS:");
+		if (kb > 0) {
+			if (!lr->rss_early_kb && rt_now_ns(CLOCK_MONOTONIC) - t0 >= early_ns)
+				lr->rss_early_kb = kb;
+			lr->rss_end_kb = kb;
+			lr->rss_peak_kb = kb > lr->rss_peak_kb ? kb : lr->rss_peak_kb;
+		}
+		kb = children_rss_kb(pid, 2);
+		lr->children_peak_kb = kb > lr->children_peak_kb ? kb : lr->children_peak_kb;
+		while (n < len - 1 && (r = read(fd, out + n, len - 1 - n)) > 0)
+			n += (size_t)r;
+		rt_sleep_ns(RT_NSEC_PER_SEC);
+	}
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &lo);
+	while (n < len - 1 && (r = read(fd, out + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	out[n] = '\0';
+	close(fd);
+	lr->iterations = total_iterations(out);
+	return WIFEXITED(lr->status) && WEXITSTATUS(lr->status) == 0 ? 0 : -ECHILD;
+}
+
+/* The windows a watched run saved in @dir: how many, and their bytes; removed. */
+static int windows_in(const char *dir, double *mb)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	*mb = 0;
+	while (d && (de = readdir(d))) {
+		if (!strstr(de->d_name, "-window-") && !strstr(de->d_name, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (strstr(de->d_name, "-window-") && !stat(path, &st)) {
+			n++;
+			*mb += (double)st.st_size / 1048576;
+		}
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * The watch over a long run (RTSCHED_BENCH_WATCH seconds, an hour by
+ * default): migrate -d LEN unwatched, then watched with a threshold that
+ * RT throttling crosses every second here (windows at their bounded rate):
+ * the iterations of both, the watched run's memory at its first minute and
+ * at its end, the windows' total size.
+ */
+static void watch_cost(char *migrate)
+{
+	const char *env = getenv("RTSCHED_BENCH_WATCH");
+	long secs = env && atol(env) >= 20 ? atol(env) : 3600;
+	int64_t early = (secs >= 600 ? 60 : secs / 10) * RT_NSEC_PER_SEC;
+	char d[24], json[PATH_MAX], dir[] = "/tmp/rtsched-bench-watch-XXXXXX", out[16384];
+	char *plain[] = { migrate, "-q", "-d", d, NULL };
+	char *watched[] = { migrate, "-q", "-d", d, "--on-threshold", "runnable>20ms", "--json",
+			    json, NULL };
+	struct long_run a, b;
+	double mb, json_kb;
+	struct stat st;
+	int n;
+
+	snprintf(d, sizeof(d), "%ld", secs);
+	if (!mkdtemp(dir)) {
+		printf("  mkdtemp: %s\n", strerror(errno));
+		return;
+	}
+	snprintf(json, sizeof(json), "%s/watched.json", dir);
+	printf("the watch over a long run (migrate -d %ld, unwatched then --on-threshold "
+	       "'runnable>20ms'; RTSCHED_BENCH_WATCH sets the seconds)\n", secs);
+	if (long_run(plain, early, &a, out, sizeof(out))) {
+		printf("  the unwatched run failed: exit status %d\n", a.status);
+		rmdir(dir);
+		return;
+	}
+	if (long_run(watched, early, &b, out, sizeof(out))) {
+		printf("  the watched run failed: exit status %d (not root? no trace-cmd?)\n",
+		       b.status);
+		windows_in(dir, &mb);
+		rmdir(dir);
+		return;
+	}
+	json_kb = stat(json, &st) ? 0 : (double)st.st_size / 1024;
+	n = windows_in(dir, &mb);
+	rmdir(dir);
+	printf("  %-44s %10.0f\n", "iterations unwatched", a.iterations);
+	printf("  %-44s %10.0f\n", "iterations watched", b.iterations);
+	verdict("watched / unwatched", 100 * b.iterations / a.iterations, 98, "%", AT_LEAST);
+	printf("  %-44s %10.1f MiB at %llds, %.1f MiB at the end, peak %.1f MiB\n",
+	       "the watched benchmark's VmRSS", (double)b.rss_early_kb / 1024,
+	       (long long)(early / RT_NSEC_PER_SEC), (double)b.rss_end_kb / 1024,
+	       (double)b.rss_peak_kb / 1024);
+	verdict("VmRSS, end / first minute", (double)b.rss_end_kb / (double)b.rss_early_kb, 1.02,
+		"x", AT_MOST);
+	printf("  %-44s %10.1f MiB\n", "trace-cmd extract's peak VmRSS", (double)b.children_peak_kb / 1024);
+	printf("  %-44s %10d\n", "windows saved (at most 16)", n);
+	printf("  %-44s %10.1f MiB\n", "their total size", mb);
+	printf("  %-44s %10.1f KiB\n", "the result file", json_kb);
+}
+
 /* Wall time of @argv, output to /dev/null; -1 when it failed. */
 static double time_of(char *const argv[])
 {
@@ -772,7 +906,7 @@ static void aa_calibration(bool guest)
 static const char *const figures[] = { "busy-loop", "sleep", "marker", "startup", "duration",
 				       "memory", "pi_stress", "trace-overhead", "analysis",
 				       "tracedat", "trace-scale", "trace-buffers", "aa-host",
-				       "aa-tcg", NULL };
+				       "aa-tcg", "watch", NULL };
 
 /* RTSCHED_BENCH_ONLY: whether @name is among those asked for (all without it). */
 static bool wanted(const char *name)
@@ -834,5 +968,7 @@ int main(int argc, char **argv)
 		aa_calibration(false);
 	if (wanted("aa-tcg"))
 		aa_calibration(true);
+	if (wanted("watch"))
+		watch_cost(argv[1]);
 	return 0;
 }
