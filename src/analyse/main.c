@@ -14,11 +14,13 @@
 #include <string.h>
 
 #include "trace/analysis.h"
+#include "trace/explain.h"
 #include "cli/cli.h"
 #include "bench/result.h"
 #include "bench/signals.h"
 #include "lib/clock.h"
 #include "lib/heap.h"
+#include "lib/opts.h"
 #include "trace/source.h"
 #include "trace/window.h"
 
@@ -26,7 +28,7 @@
 #define MAX_PIDS 4096
 
 enum { OPT_PID = 1000, OPT_NAME, OPT_PRIO, OPT_BUFFER, OPT_JSON, OPT_EVENTS, OPT_AFFINITY,
-       OPT_REGIME, OPT_LIMIT };
+       OPT_REGIME, OPT_LIMIT, OPT_EXPLAIN };
 
 static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -38,10 +40,23 @@ static const struct option long_options[] = {
 	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "regime", required_argument, NULL, OPT_REGIME },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
+};
+
+/* --explain WHAT>TIME: the waits of WHAT longer than TIME, said in words. */
+#define MAX_EXPLAIN 8
+#define MAX_SAID 20			/* waits said per --explain; the rest counted */
+
+struct explain {
+	const char *spec;
+	int what;			/* enum trace_wait_kind */
+	int64_t ns;
+	uint64_t count;
+	struct trace_wait said[MAX_SAID];
 };
 
 struct config {
@@ -59,6 +74,8 @@ struct config {
 	enum rt_bw_regime regime;	/* --regime, or RT_BW_UNKNOWN */
 	bool have_regime;
 	int64_t limit_ns;		/* --limit, or 0 */
+	struct explain explain[MAX_EXPLAIN];	/* --explain WHAT>TIME */
+	size_t nexplain;
 };
 
 /* Adds "OPTION VALUE" to the choice as the user gave it (truncated if huge). */
@@ -98,6 +115,10 @@ static void usage(FILE *out)
 		"                         rtsched run's marker says, else read as both)\n"
 		"      --limit TIME       the longest those limits take a CPU at a time\n"
 		"                         (default: the marker's, else 50ms)\n"
+		"      --explain WHAT>TIME  say in words each wait of WHAT (placement, wakeup,\n"
+		"                         boost, runnable) longer than TIME (a bare number is\n"
+		"                         us): who held the CPU, the kernel's limits; a saved\n"
+		"                         window's threads come from its markers; repeatable\n"
 		"  -q, --quiet            the tables only\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
@@ -141,6 +162,24 @@ static void parse_prio(struct config *cfg, const char *arg)
 			"LO <= HI", arg);
 	cfg->prio_lo = (int)lo;
 	cfg->prio_hi = (int)hi;
+}
+
+/* --explain WHAT>TIME */
+static void parse_explain(struct config *cfg, const char *arg)
+{
+	const char *gt = strchr(arg, '>');
+	int what = gt ? trace_wait_kind_of(arg, (size_t)(gt - arg)) : -1;
+	int64_t ns;
+
+	if (what < 0)
+		cli_die(EXIT_USAGE, "invalid --explain '%s': expected WHAT>TIME with WHAT one of "
+			"placement, wakeup, boost, runnable", arg);
+	if (rt_parse_duration(gt + 1, RT_NSEC_PER_USEC, 0, 3600 * RT_NSEC_PER_SEC, &ns))
+		cli_die(EXIT_USAGE, "invalid --explain '%s': expected a time of 0-1h after '>' (a "
+			"number with us, ms, s, m or h; a bare number is microseconds)", arg);
+	if (cfg->nexplain == MAX_EXPLAIN)
+		cli_die(EXIT_USAGE, "invalid --explain '%s': at most %d of them", arg, MAX_EXPLAIN);
+	cfg->explain[cfg->nexplain++] = (struct explain){ .spec = arg, .what = what, .ns = ns };
 }
 
 static void parse(struct config *cfg, int argc, char **argv)
@@ -190,6 +229,9 @@ static void parse(struct config *cfg, int argc, char **argv)
 			break;
 		case OPT_LIMIT:
 			cfg->limit_ns = cli_opt(&spec_limit, optarg);
+			break;
+		case OPT_EXPLAIN:
+			parse_explain(cfg, optarg);
 			break;
 		case 'q':
 			cfg->quiet = true;
@@ -241,6 +283,8 @@ struct survey {
 	bool have_regime;
 	uint64_t regime_ts;		/* its marker's time */
 	struct rt_topology topo;	/* what an rtsched run's markers say; nr_cpus 0: nothing */
+	struct trace_window *watched;	/* the threads a saved window's markers name */
+	size_t nwatched, capwatched;
 	struct task *tasks;		/* open addressing by pid; pid 0: empty */
 	size_t ntasks, cap;
 	uint64_t first, last, events;
@@ -310,6 +354,27 @@ static int survey_event(const struct trace_event *e, void *ctx)
 	return ret;
 }
 
+/* A thread a saved window's marker names, once. */
+static int note_watched(struct survey *s, const struct trace_window *w)
+{
+	size_t i;
+
+	for (i = 0; i < s->nwatched; i++)
+		if (s->watched[i].tid == w->tid)
+			return 0;
+	if (s->nwatched == s->capwatched) {
+		size_t cap = s->capwatched ? 2 * s->capwatched : 16;
+		struct trace_window *n = cap <= 65536 ? realloc(s->watched, cap * sizeof(*n)) : NULL;
+
+		if (!n)
+			return -ENOMEM;
+		s->watched = n;
+		s->capwatched = cap;
+	}
+	s->watched[s->nwatched++] = *w;
+	return 0;
+}
+
 static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void *ctx)
 {
 	struct survey *s = ctx;
@@ -332,6 +397,8 @@ static int survey_marker(uint64_t ts, int cpu, pid_t pid, const char *text, void
 	ret = trace_topology_read(text, &s->topo);
 	if (ret != -EINVAL)
 		return ret;
+	if (!trace_watch_mark_read(text, &w.w.tid, &w.w.affinity, &w.w.affinity_known))
+		return note_watched(s, &w.w);
 	if (trace_window_read(text, &w) || w.run < 0 || w.row > 65536)
 		return 0;
 	if (s->nwin == s->capwin) {
@@ -533,6 +600,74 @@ static void rows_of_choice(const struct config *cfg, struct trace_source *d,
 	*picked = p;
 }
 
+/* A window a watch saved: the threads its markers name, over the whole of it. */
+static void rows_of_watch(const struct survey *s, struct rows *rw)
+{
+	size_t i;
+
+	rw->nruns = 1;
+	rw->n = s->nwatched;
+	alloc_rows(rw);
+	for (i = 0; i < rw->n; i++) {
+		rw->windows[i] = s->watched[i];
+		rw->windows[i].start = (int64_t)s->first;
+		rw->windows[i].end = (int64_t)s->last;
+	}
+	rw->spans[0] = (struct trace_span){ .threads = rw->windows,
+						  .start_ns = (int64_t)s->first,
+						  .end_ns = (int64_t)s->last, .out = &rw->runs[0] };
+	rw->have_proc = false;
+	rw->how = "the watch's markers (a saved window), over the whole of it";
+}
+
+/* Each wait the analysis tells: into the --explain it crosses. */
+static void explain_wait(const struct trace_wait *w, void *ctx)
+{
+	struct config *cfg = ctx;
+	size_t i;
+
+	for (i = 0; i < cfg->nexplain; i++) {
+		struct explain *x = &cfg->explain[i];
+
+		if (x->what == (int)w->kind && (int64_t)(w->end - w->start) > x->ns &&
+		    x->count++ < MAX_SAID)
+			x->said[x->count - 1] = *w;
+	}
+}
+
+/* What the trace knows of a holder: its name, and whether that is a kernel thread's. */
+static struct trace_holder holder_in(struct trace_source *d, const struct trace_wait *w)
+{
+	struct trace_holder h = { .comm = w->holder > 0 ? trace_source_comm(d, w->holder) : NULL };
+
+	h.kthread = trace_comm_kthread(h.comm);
+	return h;
+}
+
+/* Under the tables: each --explain's waits in words. */
+static void print_explained(const struct config *cfg, struct trace_source *d)
+{
+	char words[1024], t[32];
+	struct trace_holder h;
+	size_t i, k;
+
+	for (i = 0; i < cfg->nexplain; i++) {
+		const struct explain *x = &cfg->explain[i];
+
+		rt_format_duration(t, sizeof(t), x->ns);
+		printf("\nexplain %s: %llu wait%s\n", x->spec, (unsigned long long)x->count,
+		       x->count == 1 ? "" : "s");
+		for (k = 0; k < x->count && k < MAX_SAID; k++) {
+			h = holder_in(d, &x->said[k]);
+			trace_wait_explain(&x->said[k], &h, words, sizeof(words));
+			printf("  %s %.3f ms > %s: %s\n", trace_wait_names[x->what],
+			       (double)(x->said[k].end - x->said[k].start) / 1e6, t, words);
+		}
+		if (x->count > MAX_SAID)
+			printf("  and %llu more\n", (unsigned long long)(x->count - MAX_SAID));
+	}
+}
+
 /* The file's buffer as a source, or exit 2 (a file that is not a trace.dat) or 3. */
 static struct trace_source *open_file(const struct config *cfg, const char *buffer)
 {
@@ -594,6 +729,41 @@ static void print_header(const struct config *cfg, const char *buffer, const str
 	}
 }
 
+/* "explained": each --explain, its count and the waits said. */
+static void json_explained(struct rt_json *j, const struct config *cfg, struct trace_source *d)
+{
+	char words[1024];
+	struct trace_holder h;
+	size_t i, k;
+
+	rt_json_array(j, "explained");
+	for (i = 0; i < cfg->nexplain; i++) {
+		const struct explain *x = &cfg->explain[i];
+
+		rt_json_object(j, NULL);
+		rt_json_str(j, "spec", x->spec);
+		rt_json_uint(j, "count", x->count);
+		rt_json_array(j, "waits");
+		for (k = 0; k < x->count && k < MAX_SAID; k++) {
+			const struct trace_wait *w = &x->said[k];
+
+			h = holder_in(d, w);
+			trace_wait_explain(w, &h, words, sizeof(words));
+			rt_json_object(j, NULL);
+			rt_json_int(j, "tid", w->tid);
+			rt_json_int(j, "cpu", w->cpu);
+			rt_json_int(j, "start_ns", (int64_t)w->start);
+			rt_json_int(j, "wait_ns", (int64_t)(w->end - w->start));
+			rt_json_int(j, "holder", w->holder);
+			rt_json_str(j, "explanation", words);
+			rt_json_end(j);
+		}
+		rt_json_end(j);
+		rt_json_end(j);
+	}
+	rt_json_end(j);
+}
+
 static void write_json(const struct config *cfg, struct bench_result *res, const char *buffer,
 		       const struct rows *rw, const struct task *picked, struct trace_source *d,
 		       int argc, char **argv)
@@ -638,6 +808,7 @@ static void write_json(const struct config *cfg, struct bench_result *res, const
 		rt_json_end(j);
 	}
 	rt_json_end(j);
+	json_explained(j, cfg, d);
 	bench_result_commit(res, EXIT_RAN);
 }
 
@@ -672,11 +843,14 @@ int main(int argc, char **argv)
 	d = survey_file(&cfg, &s);
 	buffer = trace_source_buffer(d);
 	if (!cfg.npids && !cfg.name && !cfg.prio_lo) {
-		if (!s.nwin)
+		if (!s.nwin && !s.nwatched)
 			cli_die(EXIT_USAGE, "%s has no rtsched window markers (it is not a run's "
-				"--trace-out): choose the tasks with --pid, --name or --prio",
-				cfg.file);
-		rows_of_markers(&cfg, &s, &rw);
+				"--trace-out nor a saved window): choose the tasks with --pid, "
+				"--name or --prio", cfg.file);
+		if (s.nwin)
+			rows_of_markers(&cfg, &s, &rw);
+		else
+			rows_of_watch(&s, &rw);
 	} else {
 		rows_of_choice(&cfg, d, &s, &rw, &picked);
 	}
@@ -688,6 +862,10 @@ int main(int argc, char **argv)
 				       s.have_regime ? s.limit_ns : 0;
 		/* migrations by distance only where the run said its machine */
 		rw.spans[r].topo = s.topo.nr_cpus ? &s.topo : NULL;
+		if (cfg.nexplain) {
+			rw.spans[r].wait_fn = explain_wait;
+			rw.spans[r].wait_ctx = &cfg;
+		}
 	}
 	if (cfg.events)
 		trace_text_header(stdout);
@@ -707,6 +885,7 @@ int main(int argc, char **argv)
 			runs[r] = &rw.runs[r];
 		trace_print(runs, rw.nruns);
 		free(runs);
+		print_explained(&cfg, d);
 	}
 	write_json(&cfg, res, buffer, &rw, picked, d, argc, argv);
 	for (r = 0; r < rw.nruns; r++)
@@ -718,6 +897,7 @@ int main(int argc, char **argv)
 	free(picked);
 	free(s.tasks);
 	free(s.win);
+	free(s.watched);
 	rt_topology_free(&s.topo);
 	cli_exit(EXIT_RAN);
 }

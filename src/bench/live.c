@@ -34,12 +34,24 @@
 #include "trace/flight.h"
 #include "trace/record.h"
 #include "trace/watch.h"
+#include "trace/window.h"
 
 #define PREFIX "rtsched-"
 #define POLL_NS (50 * RT_NSEC_PER_MSEC)
 #define WATCH_KB 4096			/* the watch's buffer per CPU: a second of pi_stress */
 #define FLIGHT_KB 8192			/* the flight recorder's, without --trace-buffer */
 #define END_WAIT_NS (60 * RT_NSEC_PER_SEC)	/* for the last window and shell command */
+
+static void free_marks(struct bench_live *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nmarks; i++)
+		free(l->marks[i]);
+	free(l->marks);
+	l->marks = NULL;
+	l->nmarks = 0;
+}
 
 static struct bench_live *open_live;	/* removed at exit */
 
@@ -61,6 +73,7 @@ static void close_live(void)
 	trace_recording_close(l->rec);
 	for (i = 0; i < l->nwindows; i++)
 		rt_outfile_free(l->windows[i].out);
+	free_marks(l);
 	free(l);
 }
 
@@ -78,6 +91,20 @@ static void windows_base(struct bench_live *l)
 	} else {
 		snprintf(l->base, sizeof(l->base), "%s-%d", l->b->ops->name, (int)getpid());
 	}
+}
+
+/* What killed runs left where the windows go: their unfinished windows' temporaries. */
+static void sweep_windows(const struct bench_live *l)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(l->base, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == l->base ? 1 : (int)(slash - l->base),
+			 l->base);
+	rt_outfile_sweep(dir, slash ? slash + 1 : l->base);
 }
 
 /*
@@ -136,6 +163,7 @@ int bench_live_open(struct bench_live **lp, const struct bench *b, char *note, s
 	for (i = 0; i < l->nrules; i++)
 		l->flying |= l->rules[i].act == ACT_TRACE;
 	windows_base(l);
+	sweep_windows(l);
 	helpers(l);
 	ret = trace_recording_open(&l->rec, PREFIX, WATCH_KB, p->cpus, why, sizeof(why));
 	if (!ret && l->flying)
@@ -174,7 +202,7 @@ static void holder_of(const struct trace_wait *w, struct trace_holder *h, char *
 	int fd;
 
 	h->comm = w->holder_comm[0] ? w->holder_comm : NULL;
-	h->kthread = false;
+	h->kthread = trace_comm_kthread(h->comm);	/* until /proc says */
 	if (pid <= 0)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
@@ -186,6 +214,7 @@ static void holder_of(const struct trace_wait *w, struct trace_holder *h, char *
 		comm[n] = 0;
 		comm[strcspn(comm, "\n")] = 0;
 		h->comm = comm;
+		h->kthread = trace_comm_kthread(comm);
 	}
 	/* field 9 of stat, after the name in parentheses: PF_KTHREAD */
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -199,6 +228,16 @@ static void holder_of(const struct trace_wait *w, struct trace_holder *h, char *
 	rp = strrchr(stat, ')');
 	if (rp && sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
 		h->kthread = flags & 0x00200000UL;
+}
+
+/* @w in words, with what the trace and /proc know of its holder. */
+static void explain(const struct trace_wait *w, char *buf, size_t len)
+{
+	struct trace_holder h;
+	char comm[64];
+
+	holder_of(w, &h, comm, sizeof(comm));
+	trace_wait_explain(w, &h, buf, len);
 }
 
 /* A shell command, of the ordinary class, with the crossing in its environment. */
@@ -284,8 +323,6 @@ static void crossed(struct bench_live *l, int ri, const struct trace_wait *wait)
 {
 	struct live_rule *r = &l->rules[ri];
 	struct live_crossing *c = NULL, spare = { 0 };
-	struct trace_holder h;
-	char comm[64];
 
 	r->crossed++;
 	l->crossings++;
@@ -296,8 +333,7 @@ static void crossed(struct bench_live *l, int ri, const struct trace_wait *wait)
 	c->rule = ri;
 	c->window = -1;
 	c->wait = *wait;
-	holder_of(wait, &h, comm, sizeof(comm));
-	trace_wait_explain(wait, &h, c->words, sizeof(c->words));
+	explain(wait, c->words, sizeof(c->words));
 	switch (r->act) {
 	case ACT_TRACE:
 		want_window(l, r, c, rt_now_ns(CLOCK_MONOTONIC));
@@ -358,7 +394,7 @@ static void take_window(struct bench_live *l, int64_t now)
 		return;
 	}
 	ret = trace_flight_save(l->flight, rt_outfile_folder_fd(w->out), rt_outfile_name(w->out),
-				w->why, sizeof(w->why));
+				(const char *const *)l->marks, l->nmarks, w->why, sizeof(w->why));
 	if (ret) {
 		w->status = ret;
 		rt_outfile_free(w->out);
@@ -419,6 +455,37 @@ static void *watcher(void *arg)
 	return NULL;
 }
 
+/*
+ * The markers of the run's windows: the kernel's RT bandwidth limits and
+ * each thread with its CPUs, so that analyse of a window alone takes its
+ * threads and reads its limits as the watch did.
+ */
+static int make_marks(struct bench_live *l, const pid_t *tids, const cpu_set_t *const *affinity,
+		      size_t n)
+{
+	const struct bench_sys *sys = &l->b->sys;
+	char cpus[1024];
+	size_t i;
+
+	free_marks(l);
+	l->marks = calloc(n + 1, sizeof(*l->marks));
+	if (!l->marks)
+		return -ENOMEM;
+	if (asprintf(&l->marks[l->nmarks], TRACE_REGIME_MARK, rt_bw_regime_names[sys->bw.regime],
+		     (unsigned long long)rt_bandwidth_limit_ns(&sys->bw)) < 0)
+		return -ENOMEM;
+	l->nmarks++;
+	for (i = 0; i < n; i++) {
+		if (!affinity || !affinity[i] ||
+		    rt_cpus_format_set(affinity[i], cpus, sizeof(cpus)) < 0)
+			snprintf(cpus, sizeof(cpus), "?");
+		if (asprintf(&l->marks[l->nmarks], TRACE_WATCH_MARK, (int)tids[i], cpus) < 0)
+			return -ENOMEM;
+		l->nmarks++;
+	}
+	return 0;
+}
+
 /**
  * bench_live_begin - run @run starts with the threads @tids (@affinity:
  * each one's CPUs, or NULL): the instances record them, the watcher watches
@@ -444,7 +511,9 @@ int bench_live_begin(struct bench_live *l, int run, const pid_t *tids,
 						     .affinity = affinity ? affinity[i] : NULL };
 	l->run = run;
 	l->wake = wake;
-	ret = trace_recording_begin(l->rec, tids, n);
+	ret = make_marks(l, tids, affinity, n);
+	if (!ret)
+		ret = trace_recording_begin(l->rec, tids, n);
 	if (!ret && l->flight)
 		ret = trace_flight_begin(l->flight, tids, n);
 	if (ret)
@@ -500,8 +569,10 @@ int bench_live_end(struct bench_live *l, char *err, size_t len)
 
 		if (f->count && (!l->fig[i].count ||
 				 f->worst.end - f->worst.start >
-				 l->fig[i].worst.end - l->fig[i].worst.start))
+				 l->fig[i].worst.end - l->fig[i].worst.start)) {
 			l->fig[i].worst = f->worst;
+			explain(&f->worst, l->worst_words[i], sizeof(l->worst_words[i]));
+		}
 		l->fig[i].count += f->count;
 		rt_hist_merge(&l->fig[i].hist, &f->hist);
 	}

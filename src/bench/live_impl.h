@@ -70,6 +70,8 @@ struct bench_live {
 	struct trace_recording *rec;	/* the watch's instance */
 	struct trace_flight *flight;
 	struct trace_watch *watch;	/* of the run going */
+	char **marks;			/* what a window of the run says of it (window.h) */
+	size_t nmarks;
 	int run;
 	/* the watcher thread */
 	pthread_t thread;
@@ -81,6 +83,7 @@ struct bench_live {
 	struct trace_wait stop_wait;
 	/* over every run */
 	struct trace_watch_figure fig[TRACE_WAITS];
+	char worst_words[TRACE_WAITS][640];	/* the longest of each kind, explained */
 	uint64_t events, lost;
 	struct live_crossing kept[MAX_KEPT];
 	int nkept;

@@ -88,12 +88,8 @@ static int parse_rule(const char *spec, bool at_end, struct live_rule *r, char *
 	r->at_end = at_end;
 	if (at_end)
 		return parse_action(spec, r, err, len);
-	for (k = 0; gt && k < TRACE_WAITS; k++) {
-		if (strlen(trace_wait_names[k]) == (size_t)(gt - spec) &&
-		    !strncmp(spec, trace_wait_names[k], (size_t)(gt - spec)))
-			break;
-	}
-	if (!gt || k == TRACE_WAITS) {
+	k = gt ? trace_wait_kind_of(spec, (size_t)(gt - spec)) : -1;
+	if (k < 0) {
 		snprintf(err, len, "expected WHAT>TIME[:ACTION] with WHAT one of placement, wakeup, "
 			 "boost, runnable");
 		return -EINVAL;

@@ -55,6 +55,10 @@ void bench_live_print(const struct bench_live *l)
 			       ms(&f->worst), (int)f->worst.tid, f->worst.cpu,
 			       k + 1 < TRACE_WAITS ? "," : "\n");
 	}
+	for (k = 0; k < TRACE_WAITS; k++) {
+		if (l->fig[k].count)
+			printf("  the longest %s: %s\n", trace_wait_names[k], l->worst_words[k]);
+	}
 	for (i = 0; i < l->nrules; i++) {
 		const struct live_rule *r = &l->rules[i];
 
@@ -139,8 +143,10 @@ void bench_live_json(struct rt_json *j, const struct bench_live *l)
 		rt_json_object(j, trace_wait_names[k]);
 		rt_hist_summarise(&l->fig[k].hist, &s);
 		rt_hist_json(j, &s);
-		if (l->fig[k].count)
+		if (l->fig[k].count) {
 			json_wait(j, "longest", &l->fig[k].worst);
+			rt_json_str(j, "explanation", l->worst_words[k]);
+		}
 		rt_json_end(j);
 	}
 	rt_json_end(j);

@@ -14,23 +14,10 @@
 #include "trace/analysis.h"
 #include "trace/internal/walk.h"
 #include "trace/source.h"
+#include "trace/explain.h"
 
 #define PF_KTHREAD 0x00200000
 #define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64 bits */
-
-/* Kernel threads' names, for a task /proc no longer knows (a trace read later). */
-static bool kthread_name(const char *comm)
-{
-	static const char *const prefixes[] = { "kworker/", "ksoftirqd/", "migration/", "rcu",
-						"watchdog/", "irq/", "cpuhp/", "kthreadd",
-						"idle_inject/", "khugepaged", "kswapd", "kcompactd" };
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(comm, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
 
 /**
  * trace_classify - who a preemptor was: a kernel thread or another task
@@ -57,7 +44,7 @@ enum trace_preemptor trace_classify(pid_t pid, void *ctx)
 	if (name)
 		*p = 0;
 	if (!name || (comm && strcmp(comm, name + 1)))
-		return comm && kthread_name(comm) ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
+		return comm && trace_comm_kthread(comm) ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
 	*p = ')';
 	/* after "pid (comm)": state ppid pgrp session tty_nr tpgid flags */
 	for (i = 0; p && i < 7; i++)
@@ -201,6 +188,9 @@ static int prepare(struct analysis *a, bool have_proc)
 		trace_sched_walk_cpus(a->walks[r], run->cpus, run->ncpus);
 		if (a->out)
 			trace_sched_walk_spans(a->walks[r], write_span, a);
+		if (a->spans[r].wait_fn)
+			trace_sched_walk_waits(a->walks[r], a->spans[r].wait_fn,
+					       a->spans[r].wait_ctx);
 	}
 	return 0;
 }

@@ -45,6 +45,9 @@ struct trace_span {
 	enum rt_bw_regime regime;	/* the kernel's RT bandwidth limits in it */
 	uint64_t limit_ns;		/* the longest of them (0: the kernels' default) */
 	const struct rt_topology *topo;	/* the machine's, or NULL: no migrations by distance */
+	/* told of each wait of the run's threads as it ends (NULL: not asked) */
+	void (*wait_fn)(const struct trace_wait *wait, void *ctx);
+	void *wait_ctx;
 };
 
 enum trace_preemptor trace_classify(pid_t pid, void *ctx);

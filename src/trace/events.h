@@ -170,6 +170,7 @@ enum trace_wait_kind {
 
 /* "placement", "wakeup", "boost", "runnable" */
 extern const char *const trace_wait_names[TRACE_WAITS];
+int trace_wait_kind_of(const char *name, size_t len);
 
 struct trace_wait {
 	enum trace_wait_kind kind;

@@ -10,6 +10,20 @@
 #include "trace/explain.h"
 #include "trace/internal/walk_state.h"
 
+/* Kernel threads' names, for a task /proc no longer knows (a trace read later). */
+bool trace_comm_kthread(const char *comm)
+{
+	static const char *const prefixes[] = { "kworker/", "ksoftirqd/", "migration/", "rcu",
+						"watchdog/", "irq/", "cpuhp/", "kthreadd",
+						"idle_inject/", "khugepaged", "kswapd", "kcompactd" };
+	size_t i;
+
+	for (i = 0; comm && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(comm, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 /**
  * trace_class_words - the scheduling class of a task at kernel priority
  * @prio, in words ("an RT task of priority 98", "a fair kernel thread"...),

@@ -18,6 +18,7 @@ struct trace_holder {
 	bool kthread;			/* a kernel thread */
 };
 
+bool trace_comm_kthread(const char *comm);
 void trace_wait_explain(const struct trace_wait *w, const struct trace_holder *h, char *buf,
 			size_t len);
 const char *trace_class_words(int prio, const struct trace_holder *h, char *buf, size_t len);

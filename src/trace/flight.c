@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The flight recorder (flight.h): an instance in overwrite mode with the
- * run's filter, and at most one more being written by trace-cmd extract.
+ * run's filter, and at most one more being written by trace-cmd restore.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,8 +21,8 @@ struct trace_flight {
 	size_t ntids;
 	bool on;			/* a run records */
 	struct trace_instance *now;	/* recording */
-	struct trace_instance *saving;	/* handed to trace-cmd extract */
-	struct trace_recorder *extract;
+	struct trace_instance *saving;	/* being written */
+	struct trace_recorder *writing;	/* its writer */
 	cpu_set_t writer;		/* where trace-cmd runs */
 	bool pinned;
 };
@@ -50,7 +50,8 @@ static int fresh(struct trace_flight *f, struct trace_instance **t, char *err, s
  * CPUs @writer (NULL: the caller's)
  *
  * Returns 0, or a negative errno with @err saying what failed (as
- * trace_recording_open()).
+ * trace_recording_open()); -ENOENT also when trace-cmd, which writes the
+ * windows, is not installed.
  */
 int trace_flight_open(struct trace_flight **fp, const char *prefix, size_t buffer_kb,
 		      const struct bitmask *cpus, const cpu_set_t *writer, char *err, size_t len)
@@ -59,6 +60,11 @@ int trace_flight_open(struct trace_flight **fp, const char *prefix, size_t buffe
 	int ret;
 
 	*fp = NULL;
+	ret = trace_recorder_installed(err, len);
+	if (ret) {
+		free(f);
+		return ret;
+	}
 	if (!f || !(f->prefix = strdup(prefix)) ||
 	    (cpus && !(f->cpus = numa_bitmask_alloc(cpus->size)))) {
 		trace_flight_close(f);
@@ -108,31 +114,36 @@ void trace_flight_pause(struct trace_flight *f)
 	trace_instance_stop(f->now);
 }
 
-/* The instance trace-cmd wrote and removed, closed (its folder is gone already). */
+/* The instance written, removed (and a restore still running killed). */
 static void saved(struct trace_flight *f)
 {
-	trace_recorder_free(f->extract);
-	f->extract = NULL;
+	trace_recorder_free(f->writing);
+	f->writing = NULL;
 	trace_instance_close(f->saving);
 	f->saving = NULL;
 }
 
 /**
  * trace_flight_save - write what the recorder holds (the recent past, up
- * to now) to the trace.dat @file in the folder @dir_fd: a fresh instance
- * records from now on, and trace-cmd extract writes the one that recorded
- * until now; trace_flight_saved() says when it is done. One save at a time.
+ * to now) to the trace.dat @file in the folder @dir_fd, ending with the
+ * marker lines @marks (@n of them: what an analysis of the file alone must
+ * know): a fresh instance records from now on, and the one that recorded
+ * until now is written (trace_recorder_restore()); trace_flight_saved()
+ * says when it is done. One save at a time.
  *
  * Returns 0, or a negative errno with @err saying what failed: -EBUSY the
  * last save is still being written, -ENOENT trace-cmd is not installed.
  */
-int trace_flight_save(struct trace_flight *f, int dir_fd, const char *file, char *err, size_t len)
+int trace_flight_save(struct trace_flight *f, int dir_fd, const char *file,
+		      const char *const *marks, size_t n, char *err, size_t len)
 {
 	struct trace_instance *next;
+	char *dir;
+	size_t i;
 	int ret;
 
 	err[0] = 0;
-	if (f->extract) {
+	if (f->writing) {
 		snprintf(err, len, "the last window is still being written");
 		return -EBUSY;
 	}
@@ -146,11 +157,20 @@ int trace_flight_save(struct trace_flight *f, int dir_fd, const char *file, char
 		trace_instance_close(next);
 		return ret;
 	}
+	/* recorded only while it is on: between runs, on for them */
+	if (!f->on)
+		trace_instance_start(f->now);
+	for (i = 0; i < n; i++)
+		trace_instance_mark(f->now, marks[i]);
 	trace_instance_stop(f->now);
 	f->saving = f->now;
 	f->now = next;
-	ret = trace_recorder_extract(&f->extract, trace_instance_name(f->saving), dir_fd, file,
-				     f->pinned ? &f->writer : NULL, err, len);
+	dir = trace_instance_dir(f->saving);
+	ret = dir ? trace_recorder_restore(&f->writing, dir, dir_fd, file,
+					   f->pinned ? &f->writer : NULL, err, len) : -ENOMEM;
+	if (!dir)
+		snprintf(err, len, "out of memory");
+	free(dir);
 	if (ret)
 		saved(f);
 	return ret;
@@ -166,9 +186,9 @@ int trace_flight_saved(struct trace_flight *f, char *err, size_t len)
 {
 	int ret;
 
-	if (!f->extract)
+	if (!f->writing)
 		return 0;
-	ret = trace_recorder_done(f->extract, err, len);
+	ret = trace_recorder_done(f->writing, err, len);
 	if (ret != 1)
 		saved(f);
 	return ret;

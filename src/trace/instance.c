@@ -259,6 +259,25 @@ int trace_instance_overwrite(struct trace_instance *t, bool on)
 }
 
 /**
+ * trace_instance_mark - write @line into the instance's own trace_marker
+ * (recorded while the instance is on)
+ *
+ * Returns 0, or a negative errno.
+ */
+int trace_instance_mark(struct trace_instance *t, const char *line)
+{
+	int fd = tracefs_instance_file_open(t->instance, "trace_marker", O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(line);
+	ssize_t w;
+
+	if (fd < 0)
+		return errno ? -errno : -ENOENT;
+	w = write(fd, line, n);
+	close(fd);
+	return w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
+}
+
+/**
  * trace_instance_dir - the instance's directory (to free), e.g. for a signal handler to remove
  */
 char *trace_instance_dir(struct trace_instance *t)

@@ -14,6 +14,7 @@
  * to a benchmark thread); -C mono, the benchmark's clock.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sched.h>
@@ -37,9 +38,26 @@ struct trace_recorder {
 	pid_t pid;
 	pid_t pgid;	/* its process group, kept after it is reaped */
 	int err_fd;	/* its standard error, a memfd */
-	const char *verb;	/* trace-cmd's command: "record", "extract" */
+	const char *verb;	/* trace-cmd's command: "record", "restore" */
 	cpu_set_t cpus;		/* where it runs, if */
 	bool pinned;		/* given, else the caller's */
+	struct restore_plan *plan;	/* restore: what its child does, or NULL */
+};
+
+/*
+ * A restore's child, all of it prepared before the fork (a child of a
+ * threaded process calls only async-signal-safe functions): each CPU's raw
+ * pages copied from the instance, without blocking, to FILE.cpuN; trace-cmd
+ * restore -c writes the header (the machine's event formats, no kallsyms)
+ * to FILE.head, and trace-cmd restore -i joins them into FILE.
+ */
+struct restore_plan {
+	int ncpus;
+	char **raw;		/* each CPU's trace_pipe_raw */
+	char **out;		/* FILE.cpuN */
+	char *head;		/* FILE.head */
+	char *argv_head[8];
+	char **argv_join;
 };
 
 /* What the recorder said on standard error, on one line: "a; b" */
@@ -89,6 +107,51 @@ static void orphans(const struct trace_recorder *r)
 		kill(-r->pgid, SIGKILL);
 }
 
+/* In a restore's child: run @argv and wait; its exit status, 128 + a signal, or 127. */
+static int run_waited(char *const *argv)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 127;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The restore's child: copy, join, tidy, leave with the status of the first failure. */
+static void __attribute__((noreturn)) restore(const struct restore_plan *p)
+{
+	static char page[1 << 16];
+	int c, in, out, status = 0;
+	ssize_t n;
+
+	for (c = 0; c < p->ncpus && !status; c++) {
+		out = open(p->out[c], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		in = open(p->raw[c], O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* none: no CPU */
+		if (out < 0)
+			status = 126;
+		while (!status && in >= 0 && (n = read(in, page, sizeof(page))) > 0)
+			if (write(out, page, (size_t)n) != n)
+				status = 125;	/* a full disk: the window is not made */
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+	}
+	if (!status)
+		status = run_waited(p->argv_head);
+	if (!status)
+		status = run_waited(p->argv_join);
+	for (c = 0; c < p->ncpus; c++)
+		unlink(p->out[c]);
+	unlink(p->head);
+	_exit(status);
+}
+
 /* In the child: become the recorder, or write errno to @fd and leave. */
 static void child(const struct trace_recorder *r, pid_t parent, int dir_fd, char *const *argv,
 		  int fd)
@@ -101,8 +164,8 @@ static void child(const struct trace_recorder *r, pid_t parent, int dir_fd, char
 	setpgid(0, 0);
 	/*
 	 * the benchmark gone, however: the recorder finishes the file and
-	 * ends (the signal comes when the thread that started it ends: an
-	 * extract, started by a thread that ends first, finishes on its own)
+	 * ends (the signal comes when the thread that started it ends: a
+	 * restore, started by a thread that ends first, finishes on its own)
 	 */
 	if (!strcmp(r->verb, "record")) {
 		prctl(PR_SET_PDEATHSIG, SIGINT);
@@ -119,6 +182,10 @@ static void child(const struct trace_recorder *r, pid_t parent, int dir_fd, char
 		dup2(null, STDOUT_FILENO);
 	}
 	dup2(r->err_fd, STDERR_FILENO);
+	if (r->plan && (dir_fd == AT_FDCWD || !fchdir(dir_fd))) {
+		close(fd);	/* started: the parent waits no longer */
+		restore(r->plan);
+	}
 	if (dir_fd == AT_FDCWD || !fchdir(dir_fd))
 		execvp(argv[0], argv);
 	e = errno;
@@ -316,39 +383,153 @@ int trace_recorder_stop(struct trace_recorder *r, int64_t timeout_ns, bool (*giv
 	return 0;
 }
 
+static void plan_free(struct restore_plan *p)
+{
+	int c;
+
+	if (!p)
+		return;
+	for (c = 0; c < p->ncpus; c++) {
+		free(p->raw ? p->raw[c] : NULL);
+		free(p->out ? p->out[c] : NULL);
+	}
+	free(p->raw);
+	free(p->out);
+	free(p->head);
+	free(p->argv_join);
+	free(p);
+}
+
+/* The plan of a restore of the instance in @dir to @file; NULL out of memory. */
+static struct restore_plan *plan_of(const char *prog, const char *dir, const char *file)
+{
+	struct restore_plan *p = calloc(1, sizeof(*p));
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int c, a = 0, bad = 0;
+
+	if (!p)
+		return NULL;
+	p->ncpus = n > 0 && n < 65536 ? (int)n : 1;
+	p->raw = calloc((size_t)p->ncpus, sizeof(*p->raw));
+	p->out = calloc((size_t)p->ncpus, sizeof(*p->out));
+	p->argv_join = calloc((size_t)p->ncpus + 8, sizeof(*p->argv_join));
+	bad = !p->raw || !p->out || !p->argv_join || asprintf(&p->head, "%s.head", file) < 0;
+	if (bad) {
+		p->head = NULL;
+		plan_free(p);
+		return NULL;
+	}
+	p->argv_head[0] = (char *)prog;
+	p->argv_head[1] = "restore";
+	p->argv_head[2] = "-c";
+	p->argv_head[3] = "-k";		/* no kallsyms: 5 MB a window, no use to sched events */
+	p->argv_head[4] = "/dev/null";
+	p->argv_head[5] = "-o";
+	p->argv_head[6] = p->head;
+	p->argv_join[a++] = (char *)prog;
+	p->argv_join[a++] = "restore";
+	p->argv_join[a++] = "-i";
+	p->argv_join[a++] = p->head;
+	p->argv_join[a++] = "-o";
+	p->argv_join[a++] = (char *)file;
+	for (c = 0; c < p->ncpus; c++) {
+		if (asprintf(&p->raw[c], "%s/per_cpu/cpu%d/trace_pipe_raw", dir, c) < 0)
+			p->raw[c] = NULL, bad = 1;
+		if (asprintf(&p->out[c], "%s.cpu%d", file, c) < 0)
+			p->out[c] = NULL, bad = 1;
+		p->argv_join[a++] = p->out[c];
+	}
+	if (bad) {
+		plan_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Whether @prog is a program PATH finds (or a path that is one). */
+static bool found(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	char full[PATH_MAX];
+
+	if (strchr(prog, '/'))
+		return !access(prog, X_OK);
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = colon + 1) {
+		colon = strchrnul(p, ':');
+		if ((size_t)snprintf(full, sizeof(full), "%.*s/%s", (int)(colon - p), p, prog) <
+		    sizeof(full) && !access(full, X_OK))
+			return true;
+		if (!*colon)
+			break;
+	}
+	return false;
+}
+
 /**
- * trace_recorder_extract - start trace-cmd extract writing what the
- * instance @instance holds to the trace.dat @file in the folder @dir_fd,
- * on the CPUs @cpus (NULL: the caller's);
- * trace-cmd removes the instance when it is done. trace_recorder_done()
- * says when it is.
+ * trace_recorder_installed - whether trace-cmd ($RTSCHED_TRACE_CMD, or
+ * trace-cmd from PATH) is there to run
+ *
+ * Returns 0, or -ENOENT with @err saying so.
+ */
+int trace_recorder_installed(char *err, size_t len)
+{
+	const char *prog = getenv("RTSCHED_TRACE_CMD");
+
+	if (!prog || !*prog)
+		prog = "trace-cmd";
+	if (found(prog))
+		return 0;
+	snprintf(err, len, "%s is not installed (it writes the trace.dat; Debian and Fedora: the "
+		 "trace-cmd package)", prog);
+	return -ENOENT;
+}
+
+/**
+ * trace_recorder_restore - write what the trace instance in the folder
+ * @dir (tracing off) holds to the trace.dat @file in the folder @dir_fd,
+ * on the CPUs @cpus (NULL: the caller's): a child copies each CPU's raw
+ * pages and has trace-cmd restore make them a trace.dat. Nothing else is
+ * read: trace-cmd extract would take the top instance's events too, and
+ * empty it (measured with trace-cmd 3.1.6). trace_recorder_done() says
+ * when it is done; the instance must stay until then.
  *
  * Returns 0, or a negative errno with @err saying what failed: -ENOENT
  * trace-cmd is not installed.
  */
-int trace_recorder_extract(struct trace_recorder **rp, const char *instance, int dir_fd,
+int trace_recorder_restore(struct trace_recorder **rp, const char *dir, int dir_fd,
 			   const char *file, const cpu_set_t *cpus, char *err, size_t len)
 {
-	const char *argv[8];
-	int ret = alloc(rp, "extract", argv, err, len);
+	const char *argv[4] = { NULL };
+	struct trace_recorder *r;
+	int ret = alloc(rp, "restore", argv, err, len);
 
 	if (ret)
 		return ret;
+	r = *rp;
+	*rp = NULL;
+	ret = trace_recorder_installed(err, len);
+	if (ret || !argv[0]) {
+		trace_recorder_free(r);
+		return ret ? ret : -ENOENT;
+	}
+	r->plan = plan_of(argv[0], dir, file);
+	if (!r->plan) {
+		snprintf(err, len, "out of memory");
+		trace_recorder_free(r);
+		return -ENOMEM;
+	}
 	if (cpus) {
-		(*rp)->cpus = *cpus;
-		(*rp)->pinned = true;
+		r->cpus = *cpus;
+		r->pinned = true;
 	}
-	argv[2] = "-B";
-	argv[3] = instance;
-	argv[4] = "-o";
-	argv[5] = file;
-	argv[6] = NULL;
-	ret = spawn(*rp, dir_fd, (char *const *)argv, err, len);
+	argv[2] = NULL;
+	ret = spawn(r, dir_fd, (char *const *)argv, err, len);
 	if (ret) {
-		trace_recorder_free(*rp);
-		*rp = NULL;
+		trace_recorder_free(r);
+		return ret;
 	}
-	return ret;
+	*rp = r;
+	return 0;
 }
 
 /**
@@ -406,5 +587,6 @@ void trace_recorder_free(struct trace_recorder *r)
 		return;
 	trace_recorder_kill(r);
 	close(r->err_fd);
+	plan_free(r->plan);
 	free(r);
 }

@@ -21,6 +21,18 @@ const char *const trace_wait_names[TRACE_WAITS] = {
 	[TRACE_WAIT_BOOST] = "boost", [TRACE_WAIT_RUNNABLE] = "runnable",
 };
 
+/* The kind of wait the first @len characters of @name name, or -1. */
+int trace_wait_kind_of(const char *name, size_t len)
+{
+	int k;
+
+	for (k = 0; k < TRACE_WAITS; k++) {
+		if (strlen(trace_wait_names[k]) == len && !strncmp(name, trace_wait_names[k], len))
+			return k;
+	}
+	return -1;
+}
+
 #define MAX_CPUS TRACE_WALK_MAX_CPUS
 /* The kernels' default limit, 50 ms of a second: what bounds a stretch when nothing else is said */
 #define DEFAULT_LIMIT_NS 50000000ULL
@@ -336,7 +348,10 @@ static void held_by(struct trace_sched_walk *w, const struct trace_event *e)
 		if (t->cpu != e->cpu || t->tid == e->pid || !ns ||
 		    (t->state != T_WAKING && t->state != T_PREEMPTED))
 			continue;
-		if (ns > t->wait_held_ns) {
+		/* the longest holder so far holding it again adds up (A, a kthread, A again) */
+		if (e->pid == t->wait_holder) {
+			t->wait_held_ns += ns;
+		} else if (ns > t->wait_held_ns) {
 			t->wait_held_ns = ns;
 			t->wait_holder = e->pid;
 			t->wait_holder_prio = e->pid ? e->prio : TRACE_PRIO_IDLE;

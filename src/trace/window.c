@@ -87,6 +87,24 @@ int trace_window_read(const char *text, struct trace_window_mark *m)
 }
 
 /**
+ * trace_watch_mark_read - read a watched thread's marker (TRACE_WATCH_MARK):
+ * its tid and, when the marker says them, its CPUs
+ *
+ * Returns 0, or -EINVAL when @text is another marker.
+ */
+int trace_watch_mark_read(const char *text, pid_t *tid, cpu_set_t *affinity, bool *affinity_known)
+{
+	char cpus[256];
+	int t;
+
+	if (sscanf(text, "rtsched watch: tid %d cpus %255s", &t, cpus) != 2 || t <= 0)
+		return -EINVAL;
+	*tid = t;
+	*affinity_known = !rt_cpus_parse_set(cpus, affinity);
+	return 0;
+}
+
+/**
  * trace_regime_read - read a marker of the RT bandwidth limits (TRACE_REGIME_MARK)
  *
  * Returns 0, or -EINVAL when @text is another marker.

@@ -50,6 +50,12 @@ struct trace_window {
 #define TRACE_TOPOLOGY_MARK "rtsched topology: cache_level %d nodes %d distances %s"
 #define TRACE_CPU_MARK "rtsched cpu %d: core %d cache %d package %d node %d"
 
+/*
+ * A thread a live watch followed, said in each window it saves (flight.h):
+ * analyse then takes those threads, over the whole window.
+ */
+#define TRACE_WATCH_MARK "rtsched watch: tid %d cpus %s"
+
 /* A window as its marker says it. */
 struct trace_window_mark {
 	int run;
@@ -60,6 +66,7 @@ struct trace_window_mark {
 void trace_window_mark_all(int run, const struct trace_window *w, size_t n,
 			   enum rt_bw_regime regime, uint64_t limit_ns, const struct rt_topology *topo);
 int trace_window_read(const char *text, struct trace_window_mark *m);
+int trace_watch_mark_read(const char *text, pid_t *tid, cpu_set_t *affinity, bool *affinity_known);
 int trace_regime_read(const char *text, enum rt_bw_regime *regime, unsigned long long *limit_ns);
 int trace_topology_read(const char *text, struct rt_topology *t);
 

@@ -112,6 +112,26 @@ TEST(woken_behind_the_longest_holder)
 		  26000 * US);
 }
 
+TEST(a_holder_interrupted_adds_up)
+{
+	/* 300 holds 17 ms, a kworker (500) 0.05 ms, 300 again 13 ms: 300 held it 30 ms */
+	const struct trace_event e[] = {
+		sw(10 * US, 1, 0, 120, 0, 101, 98),
+		sw(100 * US, 1, 101, 98, PREEMPTED, 300, 0),
+		sw(17100 * US, 1, 300, 0, PREEMPTED, 500, 120),
+		sw(17150 * US, 1, 500, 120, SLEEP, 300, 0),
+		sw(30150 * US, 1, 300, 0, SLEEP, 101, 98),
+	};
+	struct seen s = { 0 };
+	const struct trace_wait *r;
+
+	walk(e, 5, RT_BW_NEITHER, &s);
+	r = find(&s, TRACE_WAIT_RUNNABLE);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_EQ(r->holder, 300);
+	EXPECT_EQ(r->held_ns, 30000 * US);
+}
+
 TEST(throttled_to_a_fair_hog)
 {
 	/* 101 runnable leaves the CPU to hog (fair, 400) for 50 ms: RT throttling */

@@ -28,6 +28,7 @@ int trace_instance_open(struct trace_instance **t, const char *name, size_t buff
 int trace_instance_open_private(struct trace_instance **t, const char *prefix, size_t buffer_kb,
 				const struct bitmask *cpus, char *err, size_t len);
 int trace_instance_overwrite(struct trace_instance *t, bool on);
+int trace_instance_mark(struct trace_instance *t, const char *line);
 char *trace_instance_dir(struct trace_instance *t);
 const char *trace_instance_name(const struct trace_instance *t);
 int trace_instance_filter(struct trace_instance *t, const pid_t *tids, size_t n);

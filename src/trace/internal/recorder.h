@@ -19,7 +19,8 @@ int trace_recorder_start(struct trace_recorder **r, const char *instance, int di
 			 size_t len);
 int trace_recorder_stop(struct trace_recorder *r, int64_t timeout_ns, bool (*give_up)(void),
 			char *err, size_t len);
-int trace_recorder_extract(struct trace_recorder **r, const char *instance, int dir_fd,
+int trace_recorder_installed(char *err, size_t len);
+int trace_recorder_restore(struct trace_recorder **r, const char *dir, int dir_fd,
 			   const char *file, const cpu_set_t *cpus, char *err, size_t len);
 int trace_recorder_done(struct trace_recorder *r, char *err, size_t len);
 pid_t trace_recorder_pid(const struct trace_recorder *r);
