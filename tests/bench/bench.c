@@ -568,7 +568,7 @@ static void trace_scale(char *migrate)
 /* A long run's memory at its first minute (or a tenth of it) and at its end, and its output. */
 struct long_run {
 	long rss_early_kb, rss_end_kb, rss_peak_kb;	/* the benchmark's VmRSS */
-	long children_peak_kb;		/* trace-cmd extract, while it writes a window */
+	long children_peak_kb;		/* the window writer and trace-cmd restore */
 	double iterations;
 	int status;
 };
@@ -693,7 +693,7 @@ static void watch_cost(char *migrate)
 	       (double)b.rss_peak_kb / 1024);
 	verdict("VmRSS, end / first minute", (double)b.rss_end_kb / (double)b.rss_early_kb, 1.02,
 		"x", AT_MOST);
-	printf("  %-44s %10.1f MiB\n", "trace-cmd extract's peak VmRSS", (double)b.children_peak_kb / 1024);
+	printf("  %-44s %10.1f MiB\n", "the window writer's peak VmRSS", (double)b.children_peak_kb / 1024);
 	printf("  %-44s %10d\n", "windows saved (at most 16)", n);
 	printf("  %-44s %10.1f MiB\n", "their total size", mb);
 	printf("  %-44s %10.1f KiB\n", "the result file", json_kb);

@@ -33,6 +33,16 @@ run_bounded 10 ./migrate $args
 check "17 --on-threshold: exit 2, at most 16 (got $rc)" \
 	bash -c "[ $rc -eq 2 ] && grep -q \"invalid --on-threshold 'wakeup>17ms': at most 16 of them\" '$TMP/err'"
 
+bad_inputs analyse <<'EOF2'
+--explain wakeup x.dat|2|invalid --explain 'wakeup': expected WHAT>TIME with WHAT one of placement, wakeup, boost, runnable$
+--explain runnable>1y x.dat|2|invalid --explain 'runnable>1y': expected a time of 0-1h
+EOF2
+
+# the trace action needs trace-cmd: refused before the run, not an hour later
+RTSCHED_TRACE_CMD=/nonexistent run_bounded 20 ./migrate -t 2 -d 5 -q --on-threshold 'runnable>1ms'
+check "--on-threshold ...:trace without trace-cmd: exit 4 before the run (got $rc)" \
+	bash -c "[ $rc -eq 4 ] && grep -q '^migrate: --watch: /nonexistent is not installed' '$TMP/err' && [ ! -s '$TMP/out' ]"
+
 if [ "$NCPUS" -lt 2 ]; then
 	skip "the planted stall needs a CPU for the run and one for the rest ($NCPUS CPU here)"
 	exit 0
@@ -87,6 +97,13 @@ else
 	trace-cmd report "$TMP/stall-window-1.dat" >"$TMP/report" 2>"$TMP/report.err"
 	check "  trace-cmd report opens the window, and it holds the stall's switches" \
 		grep -q "planted-stall" "$TMP/report" || diag "$TMP/report.err"
+	run_bounded 60 ./analyse --explain 'runnable>20ms' "$TMP/stall-window-1.dat"
+	check "  analyse takes the window's threads from its markers (exit $rc)" \
+		grep -q "^1 run of 2 threads, from the watch's markers (a saved window)" "$TMP/out" ||
+		diag "$TMP/err"
+	check "  and explains the stall the same way: planted-stall, an RT task of priority 99" \
+		grep -qE "^  runnable [0-9.]+ ms > 20ms: thread [0-9]+ \(RT priority [12]\) was runnable from .* ran planted-stall \(pid [0-9]+\), an RT task of priority 99 for" "$TMP/out" ||
+		diag "$TMP/out"
 
 	run_bounded $((SECONDS_RUN + 60)) ./migrate -c "$CPU" -t 2 -d "$SECONDS_RUN" -q \
 		--on-threshold 'runnable>20ms' --json "$TMP/quiet.json"
@@ -161,6 +178,19 @@ check "  --on-end trace saved the last window" test -s "$TMP/stop-end.dat"
 check "  the result file says the run was stopped (partial)" /usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["watch"]["thresholds"][0]["crossed"] >= 1 and d["watch"]["windows"][0]["on_end"]' "$TMP/stop.json"
+
+# A batch watched: each cell's windows beside its result
+run_bounded 30 scripts/batch --dry-run --on-threshold 'soon>1ms'
+check "batch --on-threshold 'soon>1ms': exit 2 before any cell (got $rc), one line" \
+	bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q \"^batch: invalid --on-threshold 'soon>1ms': expected WHAT>TIME\" '$TMP/err'"
+run_bounded 120 scripts/batch --modes contention --pi off --repeat 1 --duration 2s \
+	--on-threshold 'runnable>0' --results "$TMP/batch"
+res=$(find "$TMP/batch" -name '*-migrate-contention.json' | head -n1)
+check "batch --on-threshold 'runnable>0': the cell passed (exit $rc)" test "$rc" -eq 0 -a -n "$res"
+check "  its result file explains its crossings" /usr/bin/python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))["watch"]
+assert w["crossings"] > 0 and w["crossings_kept"][0]["explanation"]' "$res"
+check "  its window beside it" test -s "${res%.json}-window-1.dat"
 
 # --watch alone: the figures, nothing acted on
 run_bounded 30 ./migrate -c "$CPU" -t 2 -d 1 -q --watch --json "$TMP/w.json"
