@@ -125,6 +125,9 @@ static void json_wait(struct rt_json *j, const char *key, const struct trace_wai
 		rt_json_str(j, "limit", trace_limit_names[w->limit]);
 		rt_json_int(j, "limited_ns", (int64_t)w->limited_ns);
 	}
+	rt_json_int(j, "moves", w->moves);
+	if (w->boosted)
+		rt_json_int(j, "boosted_ns", (int64_t)w->boost_ts);
 	rt_json_end(j);
 }
 

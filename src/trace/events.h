@@ -150,6 +150,9 @@ struct trace_task {
 	uint64_t wait_held_ns;		/* how long, */
 	uint64_t wait_limited_ns;	/* and how long the kernel's limit held it, */
 	int wait_limit;			/* of which kind (-1 none) */
+	int wait_moves;			/* moved to another CPU while it waited, */
+	int wait_move_from, wait_move_to;	/* the last time: from, to */
+	uint64_t wait_move_ts;		/* and when */
 	int span_cpu;			/* the lower CPU its span began on, -1 none */
 	int32_t span_holder, span_holder_prio;	/* and what ran there then */
 };
@@ -184,6 +187,12 @@ struct trace_wait {
 	int limit;			/* an enum trace_limit that held that CPU in it, else -1 */
 	uint64_t limited_ns;		/* for how long */
 	char holder_comm[16];		/* the holder's name as the trace says it, or "" */
+	int moves;			/* wakeup, runnable: moved to another CPU in the wait */
+	bool woken;			/* (placed as it woke), else pushed or pulled; */
+	int move_from, move_to;		/* the last move */
+	uint64_t move_ts;
+	bool boosted;			/* wakeup, runnable: a PI boost raised it in the wait, */
+	uint64_t boost_ts;		/* then */
 };
 
 #endif

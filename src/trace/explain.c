@@ -81,7 +81,7 @@ void trace_wait_explain(const struct trace_wait *w, const struct trace_holder *h
 			size_t len)
 {
 	double ms = (double)(w->end - w->start) / 1e6, at = (double)w->start / 1e9;
-	char who[256], held[64] = "", limit[200] = "";
+	char who[256], held[64] = "", limit[560] = "", moved[200] = "", boost[120] = "";
 	int rt = TRACE_PRIO_IS_RT(w->prio) ? 99 - w->prio : -1;
 
 	holder_words(w, h, who, sizeof(who));
@@ -92,6 +92,16 @@ void trace_wait_explain(const struct trace_wait *w, const struct trace_holder *h
 			 (double)w->limited_ns / 1e6);
 	else if (w->limit >= 0 && w->limit < TRACE_LIMITS)
 		snprintf(limit, sizeof(limit), "; %s", limit_words[w->limit]);
+	if (w->moves)
+		snprintf(moved, sizeof(moved), "; it was moved %d time%s as it waited, the last from "
+			 "CPU %d to CPU %d at %.6f s (%s)", w->moves, w->moves == 1 ? "" : "s",
+			 w->move_from, w->move_to, (double)w->move_ts / 1e9,
+			 w->woken ? "placed as it woke, or pushed or pulled" : "pushed or pulled");
+	if (w->boosted)
+		snprintf(boost, sizeof(boost), "; a PI boost raised it at %.6f s, %.3f ms before it ran",
+			 (double)w->boost_ts / 1e9, (double)(w->end - w->boost_ts) / 1e6);
+	strncat(limit, moved, sizeof(limit) - strlen(limit) - 1);
+	strncat(limit, boost, sizeof(limit) - strlen(limit) - 1);
 	switch (w->kind) {
 	case TRACE_WAIT_PLACEMENT:
 		snprintf(buf, len, "thread %d (RT priority %d) waited %.3f ms from %.6f s while CPU "

@@ -68,6 +68,7 @@ static void wait_begins(struct trace_task *t)
 	t->wait_held_ns = 0;
 	t->wait_limited_ns = 0;
 	t->wait_limit = -1;
+	t->wait_moves = 0;
 }
 
 /**
@@ -153,6 +154,13 @@ static void waited(const struct trace_sched_walk *w, const struct trace_task *t,
 				   .holder_prio = t->wait_holder_prio, .held_ns = t->wait_held_ns,
 				   .limit = t->wait_limit, .limited_ns = t->wait_limited_ns };
 
+	wait.moves = t->wait_moves;
+	wait.woken = t->state == T_WAKING;
+	wait.move_from = t->wait_move_from;
+	wait.move_to = t->wait_move_to;
+	wait.move_ts = t->wait_move_ts;
+	wait.boosted = kind != TRACE_WAIT_BOOST && t->boost_waiting;
+	wait.boost_ts = t->boost_since;
 	if (!t->wait_held_ns) {
 		/* nothing known of the time before: the task it was switched from */
 		wait.holder = e->pid;
@@ -220,6 +228,13 @@ static void migrate(struct trace_task *t, const struct trace_event *e, const str
 		} else {
 			t->mig_other++;
 		}
+	}
+	if (t->state == T_WAKING || t->state == T_PREEMPTED) {
+		/* placed as it woke, or pushed or pulled while it waited */
+		t->wait_moves++;
+		t->wait_move_from = from;
+		t->wait_move_to = e->arg2;
+		t->wait_move_ts = e->ts;
 	}
 	t->cpu = e->arg2;
 	t->prio_now = e->prio;

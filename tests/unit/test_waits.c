@@ -132,6 +132,41 @@ TEST(a_holder_interrupted_adds_up)
 	EXPECT_EQ(r->held_ns, 30000 * US);
 }
 
+TEST(pushed_and_boosted_while_waiting)
+{
+	/*
+	 * 101 preempted on CPU 1 by 300; boosted by PI at 5 ms; pushed to
+	 * CPU 0 at 8 ms, where it runs at 9 ms
+	 */
+	const struct trace_event e[] = {
+		sw(10 * US, 1, 0, 120, 0, 101, 98),
+		sw(100 * US, 1, 101, 98, PREEMPTED, 300, 10),
+		(struct trace_event){ .ts = 5000 * US, .cpu = 1, .type = TRACE_EV_PI, .pid = 101,
+				      .prio = 98, .prio2 = 20 },
+		(struct trace_event){ .ts = 8000 * US, .cpu = 1, .type = TRACE_EV_MIGRATE,
+				      .pid = 101, .prio = 20, .arg = 1, .arg2 = 0 },
+		sw(9000 * US, 0, 0, 120, 0, 101, 20),
+	};
+	struct seen s = { 0 };
+	struct trace_holder h = { .comm = "hi" };
+	const struct trace_wait *r;
+	char words[1024];
+
+	walk(e, 5, RT_BW_NEITHER, &s);
+	r = find(&s, TRACE_WAIT_RUNNABLE);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_EQ(r->moves, 1);
+	EXPECT_EQ(r->move_from, 1);
+	EXPECT_EQ(r->move_to, 0);
+	EXPECT_TRUE(r->boosted);
+	trace_wait_explain(r, &h, words, sizeof(words));
+	EXPECT_CONTAINS(words, "it was moved 1 time as it waited, the last from CPU 1 to CPU 0 at "
+			"0.008000 s (pushed or pulled)");
+	EXPECT_CONTAINS(words, "a PI boost raised it at 0.005000 s, 4.000 ms before it ran");
+	ASSERT_TRUE(find(&s, TRACE_WAIT_BOOST) != NULL);
+	EXPECT_EQ(find(&s, TRACE_WAIT_BOOST)->end - find(&s, TRACE_WAIT_BOOST)->start, 4000 * US);
+}
+
 TEST(throttled_to_a_fair_hog)
 {
 	/* 101 runnable leaves the CPU to hog (fair, 400) for 50 ms: RT throttling */
