@@ -193,6 +193,7 @@ struct trace_wait {
 	uint64_t move_ts;
 	bool boosted;			/* wakeup, runnable: a PI boost raised it in the wait, */
 	uint64_t boost_ts;		/* then */
-};
+	uint64_t runnable_since;	/* boost: when its wait for a CPU began (holder, limit and */
+};					/* moves are of that whole wait) */
 
 #endif

@@ -120,9 +120,9 @@ void trace_wait_explain(const struct trace_wait *w, const struct trace_holder *h
 		break;
 	default:
 		snprintf(buf, len, "thread %d was PI-boosted to RT priority %d at %.6f s while it "
-			 "waited for a CPU, and ran %.3f ms later on CPU %d, which %s ran %s%s%s",
-			 (int)w->tid, rt, at, ms, w->cpu, w->held_ns ? "in that time" : "until then",
-			 who, held, limit);
+			 "waited for a CPU, and ran %.3f ms later on CPU %d; in its wait, from "
+			 "%.6f s, that CPU ran %s%s%s", (int)w->tid, rt, at, ms, w->cpu,
+			 (double)w->runnable_since / 1e9, who, held, limit);
 		break;
 	}
 }

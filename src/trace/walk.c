@@ -161,6 +161,7 @@ static void waited(const struct trace_sched_walk *w, const struct trace_task *t,
 	wait.move_ts = t->wait_move_ts;
 	wait.boosted = kind != TRACE_WAIT_BOOST && t->boost_waiting;
 	wait.boost_ts = t->boost_since;
+	wait.runnable_since = t->since;
 	if (!t->wait_held_ns) {
 		/* nothing known of the time before: the task it was switched from */
 		wait.holder = e->pid;

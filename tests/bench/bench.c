@@ -699,6 +699,40 @@ static void watch_cost(char *migrate)
 	printf("  %-44s %10.1f KiB\n", "the result file", json_kb);
 }
 
+/*
+ * The watch's cost where events come fast: pi_stress -d 10 unwatched and
+ * --watch, alternated, three pairs; its inversions per second.
+ */
+static void watch_cost_pi_stress(char *pi_stress)
+{
+	enum { PAIRS = 3 };
+	char *plain[] = { pi_stress, "-q", "-d", "10", NULL };
+	char *watched[] = { pi_stress, "-q", "-d", "10", "--watch", NULL };
+	double with = 0, without = 0, events = 0;
+	struct child c;
+	int i;
+
+	printf("the watch's cost at pi_stress's event rate (-d 10, %d pairs, alternated)\n", PAIRS);
+	for (i = 0; i < PAIRS; i++) {
+		if (run_child(plain, &c, 0)) {
+			printf("  failed: exit status %d\n", c.status);
+			return;
+		}
+		without += after(c.out, " inversions in ") > 0 ?
+			   after(strstr(c.out, "all groups:"), "s, ") : 0;
+		if (run_child(watched, &c, 0)) {
+			printf("  --watch failed: exit status %d (not root?)\n", c.status);
+			return;
+		}
+		with += after(strstr(c.out, "all groups:"), "s, ");
+		events += after(c.out, "\nwatch: ");
+	}
+	printf("  %-44s %10.1f\n", "inversions per second unwatched", without / PAIRS);
+	printf("  %-44s %10.1f\n", "inversions per second watched", with / PAIRS);
+	printf("  %-44s %10.0f\n", "events walked per second", events / PAIRS / 10);
+	verdict("watched / unwatched", 100 * with / without, 98, "%", AT_LEAST);
+}
+
 /* Wall time of @argv, output to /dev/null; -1 when it failed. */
 static double time_of(char *const argv[])
 {
@@ -906,7 +940,7 @@ static void aa_calibration(bool guest)
 static const char *const figures[] = { "busy-loop", "sleep", "marker", "startup", "duration",
 				       "memory", "pi_stress", "trace-overhead", "analysis",
 				       "tracedat", "trace-scale", "trace-buffers", "aa-host",
-				       "aa-tcg", "watch", NULL };
+				       "aa-tcg", "watch", "watch-pi_stress", NULL };
 
 /* RTSCHED_BENCH_ONLY: whether @name is among those asked for (all without it). */
 static bool wanted(const char *name)
@@ -970,5 +1004,7 @@ int main(int argc, char **argv)
 		aa_calibration(true);
 	if (wanted("watch"))
 		watch_cost(argv[1]);
+	if (wanted("watch-pi_stress"))
+		watch_cost_pi_stress(argv[2]);
 	return 0;
 }
