@@ -471,6 +471,24 @@ static void service(struct bench_live *l, int64_t now)
 		l->shell = 0;
 }
 
+/* The run's start, once the coordinator has said it: the waits count from then. */
+static void windowed(struct bench_live *l)
+{
+	int64_t start = atomic_load(&l->start_ns);
+
+	if (!l->windowed && start) {
+		trace_watch_window(l->watch, (uint64_t)start);
+		l->windowed = true;
+	}
+}
+
+/* The run's gate opened at @start_ns (the coordinator's word to the watcher). */
+void bench_live_started(struct bench_live *l, int64_t start_ns)
+{
+	if (l)
+		atomic_store(&l->start_ns, start_ns);
+}
+
 static void *watcher(void *arg)
 {
 	struct bench_live *l = arg;
@@ -480,6 +498,7 @@ static void *watcher(void *arg)
 	while (!atomic_load(&l->quit)) {
 		rt_sleep_ns(POLL_NS);
 		now = rt_now_ns(CLOCK_MONOTONIC);
+		windowed(l);
 		if (trace_watch_poll(l->watch, (uint64_t)now, on_wait, l, err, sizeof(err))) {
 			snprintf(l->failure, sizeof(l->failure), "%s", err);
 			break;
@@ -545,6 +564,8 @@ int bench_live_begin(struct bench_live *l, int run, const pid_t *tids,
 						     .affinity = affinity ? affinity[i] : NULL };
 	l->run = run;
 	l->wake = wake;
+	atomic_store(&l->start_ns, 0);
+	l->windowed = false;
 	ret = make_marks(l, tids, affinity, n);
 	if (!ret)
 		ret = trace_recording_begin(l->rec, tids, n);
@@ -597,6 +618,7 @@ int bench_live_end(struct bench_live *l, char *err, size_t len)
 		trace_flight_pause(l->flight);
 	if (!l->watch)
 		return 0;
+	windowed(l);
 	ret = trace_watch_drain(l->watch, on_wait, l, why, sizeof(why));
 	for (i = 0; i < TRACE_WAITS; i++) {
 		const struct trace_watch_figure *f = trace_watch_figure(l->watch, i);

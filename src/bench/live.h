@@ -28,6 +28,7 @@ int bench_live_open(struct bench_live **lp, const struct bench *b, char *note, s
 		    char *err, size_t len);
 int bench_live_begin(struct bench_live *l, int run, const pid_t *tids,
 		     const cpu_set_t *const *affinity, size_t n, sem_t *wake, char *err, size_t len);
+void bench_live_started(struct bench_live *l, int64_t start_ns);
 bool bench_live_stopping(const struct bench_live *l);
 int bench_live_end(struct bench_live *l, char *err, size_t len);
 void bench_live_finish(struct bench_live *l);

@@ -79,6 +79,8 @@ struct bench_live {
 	atomic_bool quit;
 	sem_t *wake;			/* the coordinator's: a stop is due */
 	atomic_bool stop;
+	_Atomic int64_t start_ns;	/* the run's gate opened then (0: not yet) */
+	bool windowed;			/* the watch knows it */
 	int stop_rule;			/* the rule that stopped it, and its crossing */
 	struct trace_wait stop_wait;
 	/* over every run */

@@ -286,6 +286,7 @@ static int start(const struct bench *b, struct bench_run *out, char *err, size_t
 		return ret;
 	}
 	out->start_ns = rt_now_ns(CLOCK_MONOTONIC);
+	bench_live_started(b->live, out->start_ns);
 	return 0;
 }
 

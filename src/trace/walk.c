@@ -149,7 +149,9 @@ static void switch_out(struct trace_sched_walk *w, struct trace_task *t, const s
 static void waited(const struct trace_sched_walk *w, const struct trace_task *t,
 		   const struct trace_event *e, enum trace_wait_kind kind, uint64_t since, int limit)
 {
-	struct trace_wait wait = { .kind = kind, .tid = t->tid, .prio = e->prio2, .start = since,
+	struct trace_wait wait = { .kind = kind, .tid = t->tid, .prio = e->prio2,
+				   /* from the window's start at the earliest */
+				   .start = since > t->win_start ? since : t->win_start,
 				   .end = e->ts, .cpu = e->cpu, .holder = t->wait_holder,
 				   .holder_prio = t->wait_holder_prio, .held_ns = t->wait_held_ns,
 				   .limit = t->wait_limit, .limited_ns = t->wait_limited_ns };

@@ -155,7 +155,8 @@ int trace_watch_open(struct trace_watch **wp, const char *instance,
 		goto nomem;
 	w->ntasks = n;
 	for (i = 0; i < n; i++) {
-		trace_task_init(&w->tasks[i], threads[i].tid, 0, UINT64_MAX);
+		/* nothing counts until the run starts (trace_watch_window()) */
+		trace_task_init(&w->tasks[i], threads[i].tid, UINT64_MAX, UINT64_MAX);
 		trace_task_affinity(&w->tasks[i], threads[i].affinity);
 	}
 	w->walk = trace_sched_walk_new(w->tasks, n, NULL, NULL);
@@ -290,6 +291,19 @@ int trace_watch_drain(struct trace_watch *w, void (*fn)(const struct trace_wait 
 	w->walk = NULL;
 	w->fn = NULL;
 	return ret;
+}
+
+/**
+ * trace_watch_window - the run started at @start (CLOCK_MONOTONIC ns): its
+ * threads' waits count from then on, as the analysis counts a thread's
+ * window (before, the coordinator setting the run up holds their CPU)
+ */
+void trace_watch_window(struct trace_watch *w, uint64_t start)
+{
+	size_t i;
+
+	for (i = 0; i < w->ntasks; i++)
+		w->tasks[i].win_start = start;
 }
 
 const struct trace_watch_figure *trace_watch_figure(const struct trace_watch *w,

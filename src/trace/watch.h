@@ -38,6 +38,7 @@ struct trace_watch_thread {
 int trace_watch_open(struct trace_watch **wp, const char *instance,
 		     const struct trace_watch_thread *threads, size_t n, enum rt_bw_regime regime,
 		     uint64_t limit_ns, char *err, size_t len);
+void trace_watch_window(struct trace_watch *w, uint64_t start);
 int trace_watch_poll(struct trace_watch *w, uint64_t until, void (*fn)(const struct trace_wait *,
 		     void *), void *ctx, char *err, size_t len);
 int trace_watch_drain(struct trace_watch *w, void (*fn)(const struct trace_wait *, void *),
