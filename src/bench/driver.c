@@ -513,7 +513,7 @@ int bench_main(const struct bench_ops *ops, void *cfg, int argc, char **argv)
 
 	cli_init(ops->name);
 	b.params = ops->parse(cfg, argc, argv);
-	bench_live_parse(&b.params->common, b.params->common.json);
+	bench_live_parse(&b.params->common);
 	bench_signals_install();
 	bench_sys_read(&b.sys, b.params->cpus);
 	b.sys.housekeeping = b.params->common.housekeeping;

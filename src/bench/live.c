@@ -9,7 +9,6 @@
  * flight recorder's buffers.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -30,6 +29,7 @@
 #include "lib/cpus.h"
 #include "lib/opts.h"
 #include "lib/outfile.h"
+#include "lib/procstat.h"
 #include "trace/explain.h"
 #include "trace/flight.h"
 #include "trace/record.h"
@@ -93,20 +93,6 @@ static void windows_base(struct bench_live *l)
 	}
 }
 
-/* What killed runs left where the windows go: their unfinished windows' temporaries. */
-static void sweep_windows(const struct bench_live *l)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(l->base, '/');
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == l->base ? 1 : (int)(slash - l->base),
-			 l->base);
-	rt_outfile_sweep(dir, slash ? slash + 1 : l->base);
-}
-
 /*
  * The CPUs of trace-cmd and the shell commands, of the ordinary class: the
  * process's (the housekeeping CPUs, if given) but the run's, else all of
@@ -163,7 +149,8 @@ int bench_live_open(struct bench_live **lp, const struct bench *b, char *note, s
 	for (i = 0; i < l->nrules; i++)
 		l->flying |= l->rules[i].act == ACT_TRACE;
 	windows_base(l);
-	sweep_windows(l);
+	/* what killed runs left where the windows go: their windows' temporaries */
+	rt_outfile_sweep_beside(l->base, "");
 	helpers(l);
 	ret = trace_recording_open(&l->rec, PREFIX, WATCH_KB, p->cpus, why, sizeof(why));
 	if (!ret && l->flying)
@@ -189,54 +176,27 @@ int bench_live_open(struct bench_live **lp, const struct bench *b, char *note, s
 
 /*
  * What is known of the task that held the CPU: its name as the trace said
- * it, else as /proc does; and whether it is a kernel thread, if it still
- * runs.
+ * it, else as /proc does; and whether it is a kernel thread, as /proc says
+ * if the task there has the trace's name, else as the name says.
  */
-static void holder_of(const struct trace_wait *w, struct trace_holder *h, char *comm, size_t len)
+static void holder_of(const struct trace_wait *w, struct trace_holder *h, struct rt_task *t)
 {
-	pid_t pid = w->holder;
-	char path[64], stat[512];
-	unsigned long flags;
-	const char *rp;
-	ssize_t n;
-	int fd;
-
 	h->comm = w->holder_comm[0] ? w->holder_comm : NULL;
-	h->kthread = trace_comm_kthread(h->comm);	/* until /proc says */
-	if (pid <= 0)
+	h->kthread = trace_comm_kthread(h->comm);
+	if (w->holder <= 0 || rt_procstat_task("/proc", w->holder, t) ||
+	    (h->comm && strcmp(h->comm, t->comm)))
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fd = h->comm ? -1 : open(path, O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, comm, len - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n > 0) {
-		comm[n] = 0;
-		comm[strcspn(comm, "\n")] = 0;
-		h->comm = comm;
-		h->kthread = trace_comm_kthread(comm);
-	}
-	/* field 9 of stat, after the name in parentheses: PF_KTHREAD */
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return;
-	stat[n] = 0;
-	rp = strrchr(stat, ')');
-	if (rp && sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
-		h->kthread = flags & 0x00200000UL;
+	h->comm = t->comm;
+	h->kthread = t->kthread;
 }
 
 /* @w in words, with what the trace and /proc know of its holder. */
 static void explain(const struct trace_wait *w, char *buf, size_t len)
 {
 	struct trace_holder h;
-	char comm[64];
+	struct rt_task t;
 
-	holder_of(w, &h, comm, sizeof(comm));
+	holder_of(w, &h, &t);
 	trace_wait_explain(w, &h, buf, len);
 }
 
@@ -360,7 +320,9 @@ static void crossed(struct bench_live *l, int ri, const struct trace_wait *wait)
 	c->rule = ri;
 	c->window = -1;
 	c->wait = *wait;
-	explain(wait, c->words, sizeof(c->words));
+	/* in words only what is kept, or told to a shell: /proc is read for it */
+	if (c != &spare || r->act == ACT_SHELL)
+		explain(wait, c->words, sizeof(c->words));
 	switch (r->act) {
 	case ACT_TRACE:
 		want_window(l, r, c, rt_now_ns(CLOCK_MONOTONIC));

@@ -23,7 +23,7 @@
 struct bench;
 struct bench_live;
 
-void bench_live_parse(const struct cli_common *co, const char *json);
+void bench_live_parse(const struct cli_common *co);
 int bench_live_open(struct bench_live **lp, const struct bench *b, char *note, size_t note_len,
 		    char *err, size_t len);
 int bench_live_begin(struct bench_live *l, int run, const pid_t *tids,

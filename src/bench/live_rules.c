@@ -127,12 +127,11 @@ int live_rules(const struct cli_common *co, struct live_rule *rules)
 
 /**
  * bench_live_parse - check --on-threshold and --on-end as the options are
- * read (exit 2 naming the bad one), and --json's folder for the windows
+ * read (exit 2 naming the bad one)
  */
-void bench_live_parse(const struct cli_common *co, const char *json)
+void bench_live_parse(const struct cli_common *co)
 {
 	struct live_rule rules[2 * CLI_MAX_ACTIONS];
 
-	(void)json;
 	live_rules(co, rules);
 }

@@ -33,23 +33,6 @@ void bench_output_remove_pending(void)
 		rt_outfile_remove_temp(outputs[i]);
 }
 
-/* The temporaries that killed runs left in @path's folder (of any name there). */
-static void sweep_beside(const char *path)
-{
-	char dir[PATH_MAX], name[NAME_MAX + 8];
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >=
-		 sizeof(dir))
-		return;
-	if (slash && !*dir)
-		snprintf(dir, sizeof(dir), "/");
-	if ((size_t)snprintf(name, sizeof(name), "%s.tmp.", slash ? slash + 1 : path) < sizeof(name))
-		rt_outfile_sweep(dir, name);
-}
-
 /**
  * bench_output_open - create @option's file @path before the run, or exit 2
  * saying why it cannot be: it exists, another run is writing it, it is
@@ -75,7 +58,7 @@ struct rt_outfile *bench_output_open(const char *option, const char *path, bool 
 	if (nr_outputs == MAX_OUTPUTS)
 		cli_die(EXIT_USAGE, "invalid %s '%s': too many output files", option, path);
 	if (strcmp(path, "-"))
-		sweep_beside(path);
+		rt_outfile_sweep_beside(path, ".tmp.");
 	ret = private ? rt_outfile_open_private(&o, path) : rt_outfile_open(&o, path);
 	if (ret == -EEXIST)
 		cli_die(EXIT_USAGE, "invalid %s '%s': the file exists; a result is never "

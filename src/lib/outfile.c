@@ -507,6 +507,28 @@ int rt_outfile_sweep(const char *folder, const char *prefix)
 	return removed;
 }
 
+/**
+ * rt_outfile_sweep_beside - rt_outfile_sweep() in @path's folder, the
+ * PREFIX being @path's own name followed by @suffix
+ *
+ * Returns as rt_outfile_sweep() does; -ENAMETOOLONG for a path too long.
+ */
+int rt_outfile_sweep_beside(const char *path, const char *suffix)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 8];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+				  path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	if ((size_t)snprintf(name, sizeof(name), "%s%s", slash ? slash + 1 : path, suffix) >=
+	    sizeof(name))
+		return -ENAMETOOLONG;
+	return rt_outfile_sweep(dir, name);
+}
+
 /* The name @path will have: its folder resolved, then its last component. */
 static char *final_name(const char *path)
 {

@@ -48,6 +48,7 @@ const char *rt_outfile_name(const struct rt_outfile *o);
 int rt_outfile_error(const struct rt_outfile *o);
 
 int rt_outfile_sweep(const char *folder, const char *prefix);
+int rt_outfile_sweep_beside(const char *path, const char *suffix);
 int rt_outfile_same(const char *a, const char *b);
 
 #endif

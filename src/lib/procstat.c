@@ -145,6 +145,41 @@ int rt_procstat_read(const char *proc_root, pid_t tid, struct rt_counters *c)
 	return ret;
 }
 
+/* PF_KTHREAD, in the flags of /proc/PID/stat */
+#define RT_PF_KTHREAD 0x00200000UL
+
+/**
+ * rt_procstat_task - task @pid as @proc_root/@pid/stat has it: its name,
+ * its state, whether it is a kernel thread ("pid (comm) state ppid pgrp
+ * session tty_nr tpgid flags ...": the name may hold spaces and
+ * parentheses, so the last ')' ends it; a thread's id works as @pid)
+ *
+ * Returns 0 or a negative errno (-ENOENT: no such task now).
+ */
+int rt_procstat_task(const char *proc_root, pid_t pid, struct rt_task *t)
+{
+	char path[PATH_MAX], buf[1024], *open_p, *close_p;
+	unsigned long flags;
+	size_t n;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
+	ret = slurp(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	open_p = strchr(buf, '(');
+	close_p = strrchr(buf, ')');
+	if (!open_p || !close_p || close_p < open_p ||
+	    sscanf(close_p + 1, " %c %*d %*d %*d %*d %*d %lu", &t->state, &flags) != 2)
+		return -EINVAL;
+	n = (size_t)(close_p - open_p - 1);
+	n = n < sizeof(t->comm) - 1 ? n : sizeof(t->comm) - 1;
+	memcpy(t->comm, open_p + 1, n);
+	t->comm[n] = '\0';
+	t->kthread = flags & RT_PF_KTHREAD;
+	return 0;
+}
+
 /**
  * rt_counters_delta - @delta = @end - @start, counter by counter
  *

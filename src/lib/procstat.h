@@ -17,6 +17,14 @@ struct rt_counters {
 int rt_procstat_parse_status(const char *buf, struct rt_counters *c);
 int rt_procstat_parse_sched(const char *buf, struct rt_counters *c);
 int rt_procstat_read(const char *proc_root, pid_t tid, struct rt_counters *c);
+/* A task as /proc/PID/stat has it. */
+struct rt_task {
+	char comm[64];		/* its name (a worker's may pass the 15 bytes of the others') */
+	char state;		/* R running or runnable (or being woken), S, D, T, Z, I... */
+	bool kthread;		/* PF_KTHREAD: a kernel thread */
+};
+
+int rt_procstat_task(const char *proc_root, pid_t pid, struct rt_task *t);
 void rt_counters_delta(const struct rt_counters *end, const struct rt_counters *start,
 		       struct rt_counters *delta);
 

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/procstat.h"
 #include "trace/analysis.h"
 #include "trace/internal/walk.h"
 #include "trace/source.h"
 #include "trace/explain.h"
 
-#define PF_KTHREAD 0x00200000
 #define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64 bits */
 
 /**
@@ -30,29 +30,11 @@
 enum trace_preemptor trace_classify(pid_t pid, void *ctx)
 {
 	const char *comm = ctx ? trace_source_comm(ctx, pid) : NULL;
-	char path[64], buf[1024], *p, *name;
-	unsigned long flags;
-	FILE *f;
-	int i;
+	struct rt_task t;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	p = f && fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	if (f)
-		fclose(f);
-	name = p ? strchr(buf, '(') : NULL;
-	if (name)
-		*p = 0;
-	if (!name || (comm && strcmp(comm, name + 1)))
+	if (rt_procstat_task("/proc", pid, &t) || (comm && strcmp(comm, t.comm)))
 		return comm && trace_comm_kthread(comm) ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
-	*p = ')';
-	/* after "pid (comm)": state ppid pgrp session tty_nr tpgid flags */
-	for (i = 0; p && i < 7; i++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return TRACE_BY_OTHER;
-	flags = strtoul(p + 1, NULL, 10);
-	return flags & PF_KTHREAD ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
+	return t.kthread ? TRACE_BY_KTHREAD : TRACE_BY_OTHER;
 }
 
 /**

@@ -56,6 +56,28 @@ TEST(parsers)
 					&c), -ERANGE);	/* an overflowing count is -ERANGE */
 }
 
+TEST(task_name_state_and_class)
+{
+	struct rt_task t;
+
+	/* kthreadd (this machine's stat): asleep, PF_KTHREAD in the flags */
+	EXPECT_EQ(rt_procstat_task(FIX "proc-6.18", 2, &t), 0);
+	EXPECT_STR(t.comm, "kthreadd");
+	EXPECT_EQ(t.state, 'S');
+	EXPECT(t.kthread, "kthreadd is a kernel thread");
+	/* a name with spaces and parentheses ends at the last ')' */
+	EXPECT_EQ(rt_procstat_task(FIX "proc-6.18", 7889, &t), 0);
+	EXPECT_STR(t.comm, "a) (b");
+	EXPECT_EQ(t.state, 'R');
+	EXPECT(!t.kthread, "a process is not a kernel thread");
+	/* a task that is gone */
+	EXPECT_EQ(rt_procstat_task(FIX "proc-6.18", 1, &t), -ENOENT);
+	/* this very thread, running */
+	EXPECT_EQ(rt_procstat_task("/proc", (pid_t)gettid(), &t), 0);
+	EXPECT_EQ(t.state, 'R');
+	EXPECT(!t.kthread, "this thread is not a kernel thread");
+}
+
 TEST(delta)
 {
 	struct rt_counters a = { 10, 20, 30, true }, b = { 15, 21, 38, true }, d;
