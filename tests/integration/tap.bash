@@ -67,6 +67,21 @@ sys.exit(subprocess.call(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL))' "$@
 # The capability, probed: can this process run SCHED_FIFO at all?
 have_rt() { chrt -f 1 true 2>/dev/null; }
 
+# rt_hog CPU MS AT NAME: in the background, an RT task of priority 99 named
+# NAME on CPU, busy MS ms after AT s (killed 10 s after AT at the latest);
+# it sleeps a second before it exits, at once: its exit (the interpreter's
+# and the kernel's, 5-15 ms here at that priority) is not part of the hog
+rt_hog() {
+	timeout -s KILL $(( ${3%.*} + 10 )) taskset -c "$1" chrt -f 99 /usr/bin/python3 -c 'import os, sys, time
+open("/proc/self/comm", "w").write(sys.argv[3])
+time.sleep(float(sys.argv[2]))
+end = time.monotonic() + float(sys.argv[1]) / 1000
+while time.monotonic() < end:
+    pass
+time.sleep(1)
+os._exit(0)' "$2" "$3" "$4" &
+}
+
 require_rt() {
 	if ! have_rt; then
 		echo "# SKIP no SCHED_FIFO privilege here (run as root or with CAP_SYS_NICE)"

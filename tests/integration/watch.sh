@@ -64,23 +64,13 @@ fair_server=$(/usr/bin/python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["system"]["rt_bandwidth"]["fair_server"])' "$TMP/probe.json" 2>/dev/null)
 tap_cleanup="echo $runtime > /proc/sys/kernel/sched_rt_runtime_us; $tap_cleanup"
 
-# stall CPU MS AT NAME: an RT task of priority 99 on CPU, busy MS ms after AT s
-stall() {
-	timeout -s KILL $(( ${3%.*} + 10 )) taskset -c "$1" chrt -f 99 /usr/bin/python3 -c 'import sys, time
-open("/proc/self/comm", "w").write(sys.argv[3])
-time.sleep(float(sys.argv[2]))
-end = time.monotonic() + float(sys.argv[1]) / 1000
-while time.monotonic() < end:
-    pass' "$2" "$3" "$4" &
-}
-
 if [ "$fair_server" != "True" ]; then
 	skip "the planted stall: this kernel has no fair server, and RT throttling (which would take 50 ms a second of the run's CPU) cannot be turned off safely"
 else
 	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
 	at=$(( 2 + RANDOM % (SECONDS_RUN - 5) )).$(( RANDOM % 10 ))
 	echo "# the stall: 30 ms on CPU $CPU at $at s of a $SECONDS_RUN s run"
-	stall "$CPU" 30 "$at" planted-stall
+	rt_hog "$CPU" 30 "$at" planted-stall
 	run_bounded $((SECONDS_RUN + 60)) ./migrate -c "$CPU" -t 2 -d "$SECONDS_RUN" -q \
 		--on-threshold 'runnable>20ms' --json "$TMP/stall.json"
 	wait
