@@ -49,7 +49,7 @@ KNOWN_FIELDS = {
             "machine"},
     "row": {"task"} | set(COLUMNS),
     "group": {"group", "cpu", "inversions", "seconds", "per_second", "wait_ns", "stalled",
-              "unresolved", "medium_ran", "uncontended"},
+              "withheld", "unresolved", "medium_ran", "uncontended"},
 }
 
 

@@ -94,6 +94,8 @@ bool bench_machine_starved(const struct bench_machine *m, char *why, size_t len)
 		n += snprintf(why + n, len - (size_t)n,
 			      "%sthe coordinator, above every thread, woke %.0f ms late",
 			      n ? "; " : "", (double)m->late_ns / RT_NSEC_PER_MSEC);
+	if (m->withheld[0] && n >= 0 && (size_t)n < len)
+		n += snprintf(why + n, len - (size_t)n, "%s%s", n ? "; " : "", m->withheld);
 	if (m->steal > BENCH_STARVED_STEAL && n >= 0 && (size_t)n < len)
 		n += snprintf(why + n, len - (size_t)n,
 			      "%sa hypervisor stole %.0f%% of the run CPUs' time", n ? "; " : "",

@@ -31,6 +31,11 @@ struct bench_machine {
 	int64_t probe_ns;		/* ...and the CPU time they took */
 	struct rt_cputime at_start;	/* the run CPUs' time at the gate */
 	bool started;			/* at_start was read */
+	/*
+	 * The program's own evidence, in words ("" none): threads that were
+	 * runnable and not run, with nothing of the run's above them
+	 */
+	char withheld[256];
 };
 
 void bench_machine_start(struct bench_machine *m, const struct bitmask *cpus);

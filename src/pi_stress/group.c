@@ -65,14 +65,17 @@ static int medium_pass(struct pis_thread *t, struct pis_group *g, uint64_t pass)
 	ret = meet(t, &g->locked);
 	if (ret)
 		return ret;
-	if (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass)
+	if (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass) {
 		g->medium_ran++;
+		atomic_store(&g->spinning, true);
+	}
 	while (atomic_load_explicit(&g->high_pass, memory_order_acquire) != pass) {
 		if (bench_thread_stopping(&t->bt)) {
 			g->unresolved = true;
 			break;
 		}
 	}
+	atomic_store(&g->spinning, false);
 	return meet(t, &g->done);
 }
 

@@ -215,7 +215,12 @@ static bool verdicts(const struct pis_cfg *cfg, const struct pis_result *res, co
 		/* spread, medium spins on another CPU while high waits: the stop ends it */
 		bool unresolved = r->unresolved && !cfg->spread;
 
-		if (r->stalled) {
+		if (r->stalled && r->withheld >= 0) {
+			printf("%s %sgroup %d%s: no progress for %s, with no inversion pending: "
+			       "its CPU did not run its %s thread\n", fail, run, g, place, wd,
+			       pis_role_name[r->withheld]);
+			pass = false;
+		} else if (r->stalled) {
 			printf("%s %sgroup %d%s: no progress for %s: the high thread never "
 			       "got the mutex%s\n", fail, run, g, place, wd,
 			       starved ? "" : ", priority inversion was not resolved");
@@ -378,6 +383,7 @@ static void json_run_tail(struct rt_json *j, const struct bench *b, const struct
 		rt_hist_json(j, &gr->wait);
 		rt_json_end(j);
 		rt_json_bool(j, "stalled", gr->stalled);
+		rt_json_str(j, "withheld", gr->withheld >= 0 ? pis_role_name[gr->withheld] : NULL);
 		rt_json_bool(j, "unresolved", gr->unresolved);
 		rt_json_uint(j, "medium_ran", gr->medium_ran);
 		rt_json_uint(j, "uncontended", gr->uncontended);

@@ -17,6 +17,7 @@
 #include "lib/work.h"
 
 enum pis_role { PIS_LOW, PIS_MEDIUM, PIS_HIGH, PIS_ROLES };
+extern const char *const pis_role_name[PIS_ROLES];	/* "low", "medium", "high" */
 
 /* What the command line asked for. */
 struct pis_cfg {
@@ -71,6 +72,9 @@ struct pis_group {
 	bool go_on;			/* high's decision for the next pass, read after @done */
 	bool unresolved;		/* medium stopped spinning only because the run stopped */
 	bool stalled;			/* the watchdog saw no progress */
+	atomic_bool spinning;		/* medium spins, high waiting: an inversion pending */
+	int withheld;			/* stalled with this role's thread runnable and no
+					 * inversion pending (run.c's withheld()); -1 none */
 	uint64_t uncontended;		/* passes in which high found the mutex free */
 	uint64_t medium_ran;		/* passes in which medium ran while high waited */
 	struct rt_hist wait;		/* high's wait for the mutex, ns */
@@ -92,6 +96,7 @@ struct pis_result {
 	double seconds;		/* the start barrier to the group's last thread's end */
 	struct rt_hist_sum wait;	/* high's waits for the mutex, ns */
 	bool stalled, unresolved;
+	int withheld;			/* the group's, -1 none */
 	uint64_t medium_ran, uncontended;
 };
 

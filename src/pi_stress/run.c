@@ -11,6 +11,8 @@
 
 #include "pi_stress/pi_stress.h"
 #include "lib/clock.h"
+#include "lib/opts.h"
+#include "lib/procstat.h"
 #include "lib/sched.h"
 #include "lib/sync.h"
 
@@ -21,6 +23,7 @@ static int setup_group(struct pis_run *run, struct pis_group *g, int id)
 	g->run = run;
 	g->id = id;
 	g->cpu = pis_group_cpu(run->cfg, id);
+	g->withheld = -1;
 	rt_hist_init(&g->wait);
 	ret = rt_mutex_init(&g->mutex, run->cfg->pi);
 	if (!ret)
@@ -41,26 +44,57 @@ static struct bench_thread *nth_thread(void *ctx, size_t i)
 	return &nth(ctx, i)->bt;
 }
 
-static const char *const role_name[PIS_ROLES] = { "low", "medium", "high" };
+const char *const pis_role_name[PIS_ROLES] = { "low", "medium", "high" };
 
 static void name_thread(void *ctx, size_t i, char *buf, size_t len)
 {
 	(void)ctx;
-	snprintf(buf, len, "group %zu's %s thread", i / PIS_ROLES, role_name[i % PIS_ROLES]);
+	snprintf(buf, len, "group %zu's %s thread", i / PIS_ROLES, pis_role_name[i % PIS_ROLES]);
+}
+
+/*
+ * Which thread of stalled group @g, if any, was withheld rather than
+ * inverted: runnable (/proc says R, or being woken) while no medium
+ * thread of the run spins. On one CPU a group's medium spins whenever
+ * high waits and low is not above it, so a group stalled with no medium
+ * spinning was not failed by inheritance: its CPU ran something above its
+ * threads, or its host did not run it. Not with --spread, where a medium
+ * on another CPU may spin while its low waits for a CPU. Returns the
+ * role, or -1.
+ */
+static int withheld(const struct pis_run *run, const struct pis_group *g)
+{
+	struct rt_task t;
+	int i;
+
+	if (run->cfg->spread)
+		return -1;
+	for (i = 0; i < run->nr_groups; i++)
+		if (atomic_load(&run->groups[i].spinning))
+			return -1;
+	for (i = 0; i < PIS_ROLES; i++)
+		if (!rt_procstat_task("/proc", g->threads[i].bt.tid, &t) && t.state == 'R')
+			return i;
+	return -1;
 }
 
 /*
  * A thread whose group made no pass for the watchdog's time: the group is
  * marked stalled, the verdict's evidence, and the run stops. Stopping
  * breaks medium's spin, so a stalled group finishes its pass and its
- * threads end: the run stops cleanly.
+ * threads end: the run stops cleanly. Whether a thread of it was withheld
+ * is read now, while it is stuck.
  */
 static int stalled(void *ctx, size_t i, int64_t for_ns, char *err, size_t len)
 {
+	struct pis_group *g = nth(ctx, i)->group;
+
 	(void)for_ns;
 	(void)err;
 	(void)len;
-	nth(ctx, i)->group->stalled = true;
+	if (!g->stalled)
+		g->withheld = withheld(ctx, g);
+	g->stalled = true;
 	return 0;
 }
 
@@ -74,7 +108,7 @@ static void late(void *ctx, size_t i, int64_t since_ns, char *err, size_t len)
 		 "watchdog: group %d%s did not stop within %.1f s of being told: "
 		 "its %s thread is stuck",
 		 g->id, pis_place(g->cpu, place, sizeof(place)),
-		 (double)since_ns / RT_NSEC_PER_SEC, role_name[i % PIS_ROLES]);
+		 (double)since_ns / RT_NSEC_PER_SEC, pis_role_name[i % PIS_ROLES]);
 }
 
 /* The run's state gone (@run, its threads joined or never started). */
@@ -173,9 +207,21 @@ void pis_collect(const struct bench *b, struct bench_run *rn)
 			.seconds = (double)(end - start_ns) / RT_NSEC_PER_SEC,
 			.stalled = grp->stalled,
 			.unresolved = grp->unresolved,
+			.withheld = grp->withheld,
 			.medium_ran = grp->medium_ran,
 			.uncontended = grp->uncontended,
 		};
 		rt_hist_summarise(&grp->wait, &res[g].wait);
+		if (grp->withheld >= 0 && !rn->machine.withheld[0]) {
+			char place[32], wd[32];
+
+			rt_format_duration(wd, sizeof(wd), run->cfg->watchdog_ns);
+			snprintf(rn->machine.withheld, sizeof(rn->machine.withheld),
+				 "group %d%s made no pass for %s while its %s thread was "
+				 "runnable and no inversion was pending (no medium thread "
+				 "spinning): its CPU ran something above them, or its host did "
+				 "not run it", g, pis_place(grp->cpu, place, sizeof(place)), wd,
+				 pis_role_name[grp->withheld]);
+		}
 	}
 }

@@ -107,6 +107,33 @@ ok $(( rc == 1 ? 0 : 1 )) "--spread --no-pi: exit 1 (got $rc)"
 check "  the watchdog names a stalled group, without a CPU" \
 	grep -q '^FAIL group [0-9]*: no progress for 300ms: the high thread never got the mutex' "$TMP/out"
 
+# A CPU taken from a group is not an inversion: an RT task of priority 99
+# busy 1.5 s on the group's CPU from 0.5 s into the run (RT throttling, or
+# the fair server, gives the time it leaves to fair tasks, not to the group)
+# stalls the group with a thread runnable and no medium spinning: no verdict
+# (exit 5) with that evidence, and inheritance is not blamed
+if [ "$NCPUS" -ge 2 ]; then
+	gcpu=$(./pi_stress -g 1 -d 10ms | sed -n 's/.*; groups on CPU \([0-9]*\)$/\1/p')
+	rt_hog "$gcpu" 1500 0.5 group-hog
+	run_bounded 30 ./pi_stress -g 1 -w 300ms -d 3 --json "$TMP/hog.json"
+	wait
+	ok $(( rc == 5 ? 0 : 1 )) "an RT hog on the group's CPU (CPU $gcpu): no verdict, exit 5 (got $rc)" ||
+		diag "$TMP/out" "$TMP/err"
+	check "  the group's line: no inversion pending, its CPU did not run a thread of it" \
+		grep -qE "^no verdict: group 0 \(CPU $gcpu\): no progress for 300ms, with no inversion pending: its CPU did not run its (low|medium|high) thread$" "$TMP/out"
+	check "  the evidence on stderr; no FAIL, no blame of inheritance" bash -c \
+		"grep -qE '^pi_stress: no verdict: the machine starved the run: .*group 0 \(CPU $gcpu\) made no pass for 300ms while its (low|medium|high) thread was runnable and no inversion was pending' '$TMP/err' &&
+		 ! grep -q 'FAIL\|inversion was not resolved' '$TMP/out'"
+	check "  the result: the group withheld, the machine starved" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["runs"][0]["groups"][0]
+m = d["runs"][0]["machine"]
+assert d["return_code"] == 5 and g["stalled"] and g["withheld"] in ("low", "medium", "high"), g
+assert m["starved"] and "no inversion was pending" in m["starved_why"], m' "$TMP/hog.json"
+else
+	skip "a hog on a group's CPU needs another CPU for the coordinator ($NCPUS CPU here)"
+fi
+
 # -b: low, medium, high and the coordinator at base .. base + 3
 ./pi_stress -b 20 -d 2 -q >/dev/null 2>&1 &
 pid=$!
