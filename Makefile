@@ -248,13 +248,16 @@ bench: deps
 # UndefinedBehaviorSanitizer, then ThreadSanitizer (the benchmarks are
 # threaded). Each rebuilds from clean and cleans after itself. TSan's thread
 # leak report is off: a run the watchdog ends exits without joining its
-# stuck threads, on purpose.
+# stuck threads, on purpose. The tests that test no sanitized program (the
+# guests', which run the static programs; a Python script's) are not run
+# again under them (RTSCHED_SANITIZED: tests/run lists them and why).
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory clean
 	$(Q)$(SAN_STATIC)
 	$(Q)install -m 644 tests/lsan.supp /tmp/rtsched-lsan.supp	# readable by the tests' other users
 	$(Q)ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0 \
 		UBSAN_OPTIONS=print_stacktrace=1 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
+		RTSCHED_SANITIZED=address,undefined \
 		LSAN_OPTIONS=suppressions=/tmp/rtsched-lsan.supp \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
@@ -264,6 +267,7 @@ check-tsan: deps
 	$(Q)$(MAKE) --no-print-directory clean
 	$(Q)$(SAN_STATIC)
 	$(Q)TSAN_OPTIONS=halt_on_error=1:report_thread_leaks=0 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
+		RTSCHED_SANITIZED=thread \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" LDFLAGS="-fsanitize=thread"
 	$(Q)$(MAKE) --no-print-directory clean

@@ -36,3 +36,16 @@ files | cut -d/ -f1 | sort -u | while IFS= read -r top; do
 done >"$TMP/undocumented"
 check "every top-level entry is in the README's layout" test ! -s "$TMP/undocumented" ||
 	diag "$TMP/undocumented"
+
+# make check-asan and check-tsan leave out the tests that test no sanitized
+# program, each named with its reason (tests/run); every test that boots a
+# guest is one of them, and make check still runs it
+RTSCHED_SANITIZED=address tests/run kernel_variant.sh >"$TMP/san" 2>&1
+check "under the sanitizers a marked test is listed with its reason, not run" \
+	grep -q '^integration/kernel_variant.sh  *not run under the sanitizers: it tests a Python script' "$TMP/san" ||
+	diag "$TMP/san"
+check "and counted nowhere" grep -qx '0 passed, 0 failed, 0 skipped' "$TMP/san"
+for t in $(grep -l '^\. .*guest\.bash"$' tests/integration/*.sh); do
+	check "${t##*/} boots guests and is left to make check under the sanitizers" \
+		grep -q '^# sanitizers: not run (' "$t"
+done

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # timeout=360
 # (several guests boot: ~100 s here)
+# sanitizers: not run (its guests run the static programs, which no sanitizer builds)
 # scripts/kernel-matrix for real: Debian's 6.1 kernel (fetched with apt-get
 # download, cached) boots in QEMU with 4 virtual CPUs, runs a short
 # contention run and the JSON result comes back into results/; then the

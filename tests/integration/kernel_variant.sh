@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # timeout=360
 # (reads and edits the whole linux-source-6.1: ~110 s here)
+# sanitizers: not run (it tests a Python script, no compiled program)
 # scripts/kernel-variant without building a kernel: the pre-43fa5460 edit on
 # the real source of Debian's linux-source-6.1 (the two conditions gone,
 # nothing else touched, refusal of a source that does not match), and the

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # timeout=600
 # (four guests of 8 to 64 vCPUs under TCG: 152 s here, 180+ in a loaded CI)
+# sanitizers: not run (its guests run the static programs, which no sanitizer builds)
 # Every program's defaults at the machine sizes users have: guests of 8,
 # 16, 32 and 64 virtual CPUs (Debian's 6.1 kernel, TCG where there is no
 # KVM) run migrate and pi_stress as a user would, with no option. Past 22
