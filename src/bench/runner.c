@@ -134,7 +134,7 @@ static int create(const struct bench *b, struct bench_runner *R, struct bench_th
 
 	ret = -pthread_attr_init(&attr);
 	if (!ret)
-		ret = -pthread_attr_setstacksize(&attr, THREAD_STACK);
+		ret = rt_sched_attr_stack(&attr, THREAD_STACK);
 	if (!ret)
 		ret = t->cpu >= 0 ? rt_cpu_attr_pin(&attr, t->cpu) :
 				    rt_cpus_attr_affinity(&attr, b->params->cpus);

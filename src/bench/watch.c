@@ -107,7 +107,7 @@ int bench_watch_start(struct bench_watcher *w, const struct bench_threads *set, 
 	ret = -pthread_attr_init(&attr);
 	if (ret)
 		return ret;
-	ret = -pthread_attr_setstacksize(&attr, WATCH_STACK);
+	ret = rt_sched_attr_stack(&attr, WATCH_STACK);
 	if (!ret)
 		ret = rt_sched_attr_other(&attr);
 	if (!ret)

@@ -22,6 +22,7 @@ struct rt_privilege {
 int rt_sched_set_fifo(pthread_t thread, int prio);
 int rt_sched_attr_fifo(pthread_attr_t *attr, int prio);
 int rt_sched_attr_other(pthread_attr_t *attr);
+int rt_sched_attr_stack(pthread_attr_t *attr, size_t size);
 void rt_sched_leave(void);
 int rt_sched_probe(int prio);
 void rt_sched_privilege(struct rt_privilege *priv, const char *proc_root, const char *cgroup_root);

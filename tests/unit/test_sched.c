@@ -2,6 +2,7 @@
 /* The privilege probe and what explains its failure, throttling, preemption. */
 #include <errno.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include "lib/bandwidth.h"
 #include "lib/cpus.h"
@@ -29,6 +30,23 @@ TEST(the_probe_gets_sched_fifo_and_gives_it_back)
 	       "SCHED_FIFO 2", policy, sp.sched_priority);
 	sp.sched_priority = 0;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+}
+
+TEST(a_thread_stack_is_never_below_the_system_least)
+{
+	long least = sysconf(_SC_THREAD_STACK_MIN);
+	pthread_attr_t attr;
+	size_t got;
+
+	pthread_attr_init(&attr);
+	/* below the least (arm64's is 128 KiB): the least, not EINVAL */
+	EXPECT_EQ(rt_sched_attr_stack(&attr, 4096), 0);
+	pthread_attr_getstacksize(&attr, &got);
+	EXPECT(got == (size_t)least, "stack %zu, expected the least, %ld", got, least);
+	EXPECT_EQ(rt_sched_attr_stack(&attr, 1 << 20), 0);
+	pthread_attr_getstacksize(&attr, &got);
+	EXPECT(got == 1 << 20, "stack %zu, expected 1 MiB", got);
+	pthread_attr_destroy(&attr);
 }
 
 TEST(privilege_from_proc_and_cgroups)
