@@ -229,6 +229,13 @@ static int isolation_notes(const struct bench_sys *s, const struct bitmask *cpus
 	return n;
 }
 
+/* what makes the clock coarse, where it is known: an x86 TSC the kernel does not trust */
+#if defined(__x86_64__) || defined(__i386__)
+#define COARSE_CLOCK_EXAMPLE ", e.g. an unstable TSC"
+#else
+#define COARSE_CLOCK_EXAMPLE ""
+#endif
+
 /**
  * bench_env_notes - what makes the numbers doubtful on @cpus, one sentence each
  * @work: the calibration, whose clock may be coarse (NULL: not said)
@@ -259,9 +266,9 @@ int bench_env_notes(const struct bench_sys *s, const struct bitmask *cpus,
 	if (work && work->clock_step_ns > RT_WORK_COARSE_CLOCK_NS)
 		snprintf(notes[n++], BENCH_NOTE_LEN,
 			 "the thread CPU-time clock advances in steps of %.3f ms here (the kernel "
-			 "does not time tasks finely, e.g. an unstable TSC): a unit of busy work "
-			 "can last up to that much longer than asked",
-			 (double)work->clock_step_ns / 1e6);
+			 "does not time tasks finely%s): a unit of busy work can last up to that "
+			 "much longer than asked",
+			 (double)work->clock_step_ns / 1e6, COARSE_CLOCK_EXAMPLE);
 	if (s->env.governor[0] && strcmp(s->env.governor, "performance"))
 		snprintf(notes[n++], BENCH_NOTE_LEN,
 			 "the cpufreq governor is %s, not performance: the CPUs' speed varies (holds "
