@@ -9,6 +9,7 @@
 #   make check-fresh  make run and make check in a minimal Debian 12 root (as root)
 #   make check-lava   the lab test definition in a real LAVA job, QEMU, offline (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
+#   make static-arm64  the same for arm64 guests, cross-built (build/arm64/static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
 #   make reproduce-6.12  the same on 6.12, PREEMPT_RT, RT_PUSH_IPI off and on (2 h 20 min; 3 h cold)
 #   make bisect-demo  scripts/bisect finds a planted commit in linux-source-6.1 (cold cache)
@@ -64,19 +65,27 @@ else
 Q := @
 endif
 
-LIB := src/lib/librtsched.a
-LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
+# O=DIR/ puts the objects, libraries and programs under DIR/ instead of in
+# the tree (a cross build beside the native one: make static-arm64).
+O ?=
+LIB := $(O)src/lib/librtsched.a
+LIB_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/lib/*.c))
 # the trace analysis, a layer on the library: recording, reading, walking, saying
-TRACE_LIB := src/trace/librtsched-trace.a
-TRACE_OBJS := $(patsubst %.c,%.o,$(wildcard src/trace/*.c))
-SKELETON_OBJS := $(patsubst %.c,%.o,$(wildcard src/cli/*.c src/bench/*.c))
-MIGRATE_OBJS := $(patsubst %.c,%.o,$(wildcard src/migrate/*.c))
-PI_STRESS_OBJS := $(patsubst %.c,%.o,$(wildcard src/pi_stress/*.c))
-SPIN_OBJS := $(patsubst %.c,%.o,$(wildcard src/spin/*.c))
-ANALYSE_OBJS := $(patsubst %.c,%.o,$(wildcard src/analyse/*.c))
+TRACE_LIB := $(O)src/trace/librtsched-trace.a
+TRACE_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/trace/*.c))
+SKELETON_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/cli/*.c src/bench/*.c))
+MIGRATE_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/migrate/*.c))
+PI_STRESS_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/pi_stress/*.c))
+SPIN_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/spin/*.c))
+ANALYSE_OBJS := $(patsubst %.c,$(O)%.o,$(wildcard src/analyse/*.c))
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
-PROGRAMS := migrate pi_stress spin analyse
-STATIC_PROGRAMS := static/migrate static/pi_stress static/spin
+PROGRAMS := $(addprefix $(O),migrate pi_stress spin analyse)
+STATIC_PROGRAMS := $(addprefix $(O),static/migrate static/pi_stress static/spin)
+# arm64's static programs, for kernel-matrix's arm64 guests: the same
+# sources through Debian's cross compiler and the arm64 libraries
+# (multiarch: dpkg --add-architecture arm64; scripts/install-deps does it)
+ARM64 := build/arm64/
+ARM64_CROSS := aarch64-linux-gnu-
 
 FUZZERS := opts cpus procstat schedan hist
 FUZZ_REPLAY := $(patsubst %,tests/fuzz/replay_%,$(FUZZERS))
@@ -90,7 +99,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_TEST_TIMEOUT ?= 420
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
-	check-asan check-tsan analyze static reproduce reproduce-6.12 check-fresh check-lava \
+	check-asan check-tsan analyze static static-arm64 reproduce reproduce-6.12 check-fresh check-lava \
 	bisect-demo
 all: check-deps $(PROGRAMS)
 
@@ -104,8 +113,9 @@ check-deps:
 deps:
 	$(Q)scripts/install-deps
 
-%.o: %.c | check-deps
+$(O)%.o: %.c | check-deps
 	@$(if $(Q),echo "  CC      $@";)
+	@$(if $(O),mkdir -p $(@D))
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
@@ -114,10 +124,10 @@ $(LIB) $(TRACE_LIB):
 	@$(if $(Q),echo "  AR      $@";)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
-pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
-spin: $(SPIN_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
-analyse: $(ANALYSE_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+$(O)migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+$(O)pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+$(O)spin: $(SPIN_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
+$(O)analyse: $(ANALYSE_OBJS) $(SKELETON_OBJS) $(TRACE_LIB) $(LIB)
 $(PROGRAMS):
 	@$(if $(Q),echo "  LD      $@";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -128,11 +138,20 @@ $(PROGRAMS):
 # not load) and getaddrinfo (libnuma's unused network affinity) are harmless.
 static: check-deps $(STATIC_PROGRAMS)
 
-static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(TRACE_LIB) $(LIB)
-static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(TRACE_LIB) $(LIB)
-static/spin: $(SPIN_OBJS) $(SKELETON_OBJS) src/static/tracedat.o $(TRACE_LIB) $(LIB)
+# build/arm64/static/: the static programs for arm64 (the arm64 guests'),
+# cross-built beside the native ones. Without arm64's libtracecmd, which
+# they do not link (Debian 12's cannot be installed for two architectures at
+# once): its header, the same for every architecture, from this machine's.
+static-arm64:
+	$(Q)$(MAKE) --no-print-directory O=$(ARM64) CC=$(ARM64_CROSS)gcc AR=$(ARM64_CROSS)ar \
+		PKG_CONFIG=$(ARM64_CROSS)pkg-config DEPS='$(STATIC_DEPS)' \
+		CPPFLAGS='$(shell $(PKG_CONFIG) --cflags-only-I libtracecmd)' static
+
+$(O)static/migrate: $(MIGRATE_OBJS) $(SKELETON_OBJS) $(O)src/static/tracedat.o $(TRACE_LIB) $(LIB)
+$(O)static/pi_stress: $(PI_STRESS_OBJS) $(SKELETON_OBJS) $(O)src/static/tracedat.o $(TRACE_LIB) $(LIB)
+$(O)static/spin: $(SPIN_OBJS) $(SKELETON_OBJS) $(O)src/static/tracedat.o $(TRACE_LIB) $(LIB)
 $(STATIC_PROGRAMS):
-	@mkdir -p static
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)";)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $^ $(DEP_STATIC_LIBS) -pthread -lm 2>&1 | \
 		{ grep -v -e "in function .load_plugin.:" -e "in function .affinity_ip.:" \
@@ -231,12 +250,14 @@ run: deps
 # everything else sanitized, and neither make check nor the make install of
 # its tests (which inherits their CFLAGS through MAKEFLAGS) links them again.
 CHECK_STATIC := static
+# and arm64's, for the arm64 guest (tests/integration/arm64.sh)
+CHECK_CROSS := static-arm64
 SAN_STATIC = $(MAKE) --no-print-directory static && rm -f $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d
 
 # (the static programs' own object even where they are not linked, under the
 # sanitizers: tests/layers reads every folder's objects)
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(CHECK_STATIC) src/static/tracedat.o $(UNIT_TESTS) \
+	$(Q)$(MAKE) --no-print-directory all $(CHECK_STATIC) $(CHECK_CROSS) src/static/tracedat.o $(UNIT_TESTS) \
 		$(FUZZ_REPLAY)
 	$(Q)tests/run
 
@@ -259,7 +280,7 @@ check-asan: deps
 		UBSAN_OPTIONS=print_stacktrace=1 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
 		RTSCHED_SANITIZED=address,undefined \
 		LSAN_OPTIONS=suppressions=/tmp/rtsched-lsan.supp \
-		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= \
+		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= CHECK_CROSS= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
 	$(Q)$(MAKE) --no-print-directory clean
 
@@ -268,7 +289,7 @@ check-tsan: deps
 	$(Q)$(SAN_STATIC)
 	$(Q)TSAN_OPTIONS=halt_on_error=1:report_thread_leaks=0 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
 		RTSCHED_SANITIZED=thread \
-		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= \
+		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= CHECK_CROSS= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" LDFLAGS="-fsanitize=thread"
 	$(Q)$(MAKE) --no-print-directory clean
 
@@ -361,6 +382,6 @@ clean:
 	rm -f $(PROGRAMS) $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \
 		tests/bench/bench tests/bench/*.d tests/fuzz/replay_* tests/fuzz/fuzz_? tests/fuzz/*.d \
 		$(patsubst %,tests/fuzz/fuzz_%,$(FUZZERS))
-	rm -rf tests/out static
+	rm -rf tests/out static build
 
--include $(wildcard src/*/*.d tests/unit/*.d tests/bench/*.d tests/fuzz/*.d)
+-include $(wildcard $(O)src/*/*.d tests/unit/*.d tests/bench/*.d tests/fuzz/*.d)

@@ -57,3 +57,28 @@ check "make without libtraceevent.pc: fails (exit $rc) with one error, naming li
 	diag "$TMP/err"
 check "  and compiles nothing" \
 	bash -c "! grep -q 'CC' '$TMP/out' && [ -z \"\$(find '$TMP/tree' -name '*.o')\" ]" || diag "$TMP/out"
+
+# another architecture's packages (arm64's libraries, for make static-arm64):
+# arm64 goes among dpkg's architectures before apt-get installs them
+mkdir -p "$TMP/bin2"
+for f in /usr/local/bin/* /usr/bin/* /usr/sbin/* /bin/* /sbin/*; do
+	case "${f##*/}" in aarch64-linux-gnu-pkg-config | dpkg | apt-get) ;;
+	*) ln -sf "$f" "$TMP/bin2/" 2>/dev/null ;; esac
+done
+cat >"$TMP/bin2/dpkg" <<EOS
+#!/bin/sh
+case "\$1" in
+--print-architecture) echo amd64 ;;
+--print-foreign-architectures) ;;
+*) echo "dpkg \$*" >>"$TMP/calls" ;;
+esac
+EOS
+printf '#!/bin/sh\necho "apt-get $*" >>"%s"\n' "$TMP/calls" >"$TMP/bin2/apt-get"
+chmod 755 "$TMP/bin2/dpkg" "$TMP/bin2/apt-get"
+run_bounded 60 env PATH="$TMP/bin2" $D
+check "arm64's libraries missing: dpkg --add-architecture arm64 first, said" \
+	grep -q '^install-deps: dpkg --add-architecture arm64$' "$TMP/out" || diag "$TMP/out"
+check "  then apt-get update and the :arm64 packages" \
+	bash -c "[ \"\$(sed -n 1p '$TMP/calls')\" = 'dpkg --add-architecture arm64' ] &&
+		sed -n 2p '$TMP/calls' | grep -q '^apt-get update' &&
+		sed -n 3p '$TMP/calls' | grep -q 'install .*libtracefs-dev:arm64'" || diag "$TMP/calls"
