@@ -19,7 +19,41 @@ import time
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 INIT = os.path.join(HERE, "kernel", "init.sh")
-QEMU = "qemu-system-x86_64"
+
+# What differs between the guests' architectures: QEMU and its package, the
+# machine, the console, the data port (arm64's virt has one serial port in
+# QEMU 7.2: the frames share the console), Debian's name, how `file`
+# names its executables.
+ARCHES = {
+    "x86_64": {"qemu": "qemu-system-x86_64", "qemu_package": "qemu-system-x86",
+               "machine": [], "console": "ttyS0", "data_port": None,
+               "debian": "amd64", "file": "x86-64"},
+    "arm64": {"qemu": "qemu-system-aarch64", "qemu_package": "qemu-system-arm",
+              "machine": ["-M", "virt,gic-version=3"], "console": "ttyAMA0",
+              "data_port": "/dev/console", "debian": "arm64", "file": "ARM aarch64"},
+}
+QEMU = ARCHES["x86_64"]["qemu"]
+
+
+def host_arch():
+    """This machine's architecture as ARCHES names it (aarch64 is arm64)."""
+    m = os.uname().machine
+    return "arm64" if m == "aarch64" else m
+
+
+def image_arch(path):
+    """The architecture of the kernel image PATH: x86_64 (a bzImage's 'HdrS'
+    setup header), arm64 (an Image's "ARM\\x64" magic at 0x38), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(0x210)
+    except OSError:
+        return None
+    if len(head) >= 0x206 and head[0x202:0x206] == b"HdrS":
+        return "x86_64"
+    if len(head) >= 0x40 and head[0x38:0x3C] == b"ARM\x64":
+        return "arm64"
+    return None
 
 
 class VmError(Exception):
@@ -31,18 +65,27 @@ class FrameError(VmError):
 
 
 def image_release(path):
-    """The release of the x86 kernel image PATH, from its boot header's
-    kernel_version string ("6.1.0-57-amd64 (debian-kernel@...) #1 ..."), or None."""
+    """The release of the kernel image PATH, or None: an x86 image's from its
+    boot header's kernel_version string ("6.1.0-57-amd64 (debian-kernel@...)
+    #1 ..."); an arm64 Image's (uncompressed, with no such header) from the
+    banner inside it ("Linux version 6.1.0-57-arm64 (...")."""
     try:
         with open(path, "rb") as f:
             hdr = f.read(0x210)
-            if len(hdr) < 0x210 or hdr[0x202:0x206] != b"HdrS":
+            arch = image_arch(path)
+            if arch == "arm64":
+                f.seek(0)
+                body = f.read()
+                at = body.find(b"Linux version ")
+                text = body[at + len(b"Linux version "):at + 256] if at >= 0 else b""
+            elif arch == "x86_64" and len(hdr) >= 0x210:
+                off = int.from_bytes(hdr[0x20E:0x210], "little")
+                if not off:
+                    return None
+                f.seek(off + 0x200)
+                text = f.read(256)
+            else:
                 return None
-            off = int.from_bytes(hdr[0x20E:0x210], "little")
-            if not off:
-                return None
-            f.seek(off + 0x200)
-            text = f.read(256)
     except OSError:
         return None
     rel = text.split(b"\0")[0].split(b" ")[0].decode("ascii", "replace")
@@ -63,7 +106,7 @@ def image_config(path):
 
 
 def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120, files=None,
-                    setup=(), background=()):
+                    setup=(), background=(), data_port=None):
     """Write to DEST a gzip'd newc cpio archive: busybox, PROGRAMS, the init.
 
     PROGRAMS are static executables put in /bin; COMMANDS are the benchmark
@@ -71,7 +114,9 @@ def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120
     must see online; FILES maps paths in the guest (boot/config-RELEASE,
     which the benchmarks read the kernel's configuration from) to files
     here; SETUP are shell lines the guest runs first, BACKGROUND shell lines
-    it runs beside the benchmarks. The archive is complete when DEST appears.
+    it runs beside the benchmarks; DATA_PORT, where the guest has no second
+    serial port, the device the frames go to instead (its console). The
+    archive is complete when DEST appears.
     """
     for line in commands:
         if not line.strip() or "\n" in line:
@@ -89,6 +134,8 @@ def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120
         os.chmod(os.path.join(root, "init"), 0o755)
         with open(os.path.join(root, "rtsched", "config"), "w") as f:
             f.write(f"CPUS={int(cpus)}\nCOMMAND_TIMEOUT={int(command_timeout)}\n")
+            if data_port:
+                f.write(f"DATA_PORT={data_port}\n")
         with open(os.path.join(root, "rtsched", "commands"), "w") as f:
             f.writelines(line.strip() + "\n" for line in commands)
         for name, lines in (("setup", setup), ("background", background)):
@@ -114,6 +161,25 @@ def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120
 
 
 _BEGIN = re.compile(r"RTSCHED-FILE-BEGIN (\S+) (\d+) ([0-9a-f]{64})")
+_DATA_LINES = ("RTSCHED-STATUS ", "RTSCHED-SETUP-FAILED ", "RTSCHED-DONE", "RTSCHED-ERROR ")
+
+
+def frames_in_console(console):
+    """What a guest that sends its frames on the console (ARCHES' data_port)
+    sent: its frames, each from its BEGIN to its END line with whatever came
+    between (a line of the kernel's there damages the frame, which
+    decode_frames refuses), and its status lines; the rest of the console
+    left out. For decode_frames."""
+    out, inside = [], False
+    for line in console.splitlines():
+        line = line.strip()
+        if _BEGIN.fullmatch(line):
+            inside = True
+        if inside or line.startswith(_DATA_LINES):
+            out.append(line)
+        if line.startswith("RTSCHED-FILE-END"):
+            inside = False
+    return "\n".join(out) + "\n"
 
 
 def _two_numbers(line, what):
@@ -230,7 +296,8 @@ def topology_args(topo, memory_mib):
     return args
 
 
-def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append="", topology=None):
+def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append="", topology=None,
+                 arch="x86_64"):
     """The QEMU command line that boots KERNEL with INITRD, console on stdio.
 
     Under TCG the guest's TSC is marked unstable from boot (tsc=unstable,
@@ -239,15 +306,20 @@ def qemu_command(kernel, initrd, cpus, memory_mib, accel, data_path, append="", 
     is patched with int3 while other virtual CPUs run, which multi-threaded
     TCG can trip on (an "Oops: int3" there, seen in about one boot in ten of
     Debian's 6.12 here). TOPOLOGY (parse_topology's) gives the guest
-    sockets, cores, threads and NUMA nodes; CPUS must be its count."""
-    if accel != "kvm" and "tsc=" not in append:
+    sockets, cores, threads and NUMA nodes; CPUS must be its count. ARCH
+    (ARCHES') is the guest's: arm64 boots QEMU's virt machine with a GICv3
+    (v2 takes at most 8 CPUs), its data on the console (DATA_PATH unused)."""
+    a = ARCHES[arch]
+    if arch == "x86_64" and accel != "kvm" and "tsc=" not in append:
         append = f"tsc=unstable {append}"
-    cmd = [QEMU, "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-m", str(memory_mib)]
+    cmd = [a["qemu"], "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+           "-m", str(memory_mib)] + a["machine"]
     cmd += topology_args(topology, memory_mib) if topology else ["-smp", str(cpus)]
     cmd += ["-kernel", kernel, "-initrd", initrd,
-           "-append", f"console=ttyS0 panic=-1 rdinit=/init {append}".strip(),
-           "-serial", "stdio", "-serial", f"file:{data_path}"]
+            "-append", f"console={a['console']} panic=-1 rdinit=/init {append}".strip(),
+            "-serial", "stdio"]
+    if not a["data_port"]:
+        cmd += ["-serial", f"file:{data_path}"]
     if accel == "kvm":
         cmd += ["-accel", "kvm", "-cpu", "host"]
     else:
@@ -269,7 +341,9 @@ def boot(cmd, timeout, on_line=None, ready_marker=None, ready_timeout=None):
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
     except FileNotFoundError:
-        raise VmError(f"{cmd[0]} not found: install QEMU (Debian: apt-get install qemu-system-x86)") \
+        pkg = next((a["qemu_package"] for a in ARCHES.values() if a["qemu"] == cmd[0]),
+                   "qemu-system-x86")
+        raise VmError(f"{cmd[0]} not found: install QEMU (Debian: apt-get install {pkg})") \
             from None
     console = []
     ready = threading.Event()
@@ -325,9 +399,10 @@ def design_order(kernels, settings, rounds, order, seed=0):
     return out
 
 
-def qemu_version():
+def qemu_version(arch="x86_64"):
     try:
-        r = subprocess.run([QEMU, "--version"], capture_output=True, text=True, timeout=10)
+        r = subprocess.run([ARCHES[arch]["qemu"], "--version"], capture_output=True, text=True,
+                           timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
     m = re.search(r"version (\S+)", r.stdout)
@@ -352,12 +427,13 @@ def shell_split(line):
 
 
 def guest_run_words(line):
-    """The words of a --run line the guest runs (a migrate or pi_stress
-    command, which gets its --json from the guest), or a VmError saying why
-    the guest would refuse it."""
+    """The words of a --run line the guest runs (a migrate, pi_stress or
+    spin command, which gets its --json from the guest), or a VmError saying
+    why the guest would refuse it."""
     words = shell_split(line)
-    if not words or words[0] not in ("migrate", "pi_stress"):
-        raise VmError(f"invalid --run {line!r}: expected a migrate or pi_stress command line")
+    if not words or words[0] not in ("migrate", "pi_stress", "spin"):
+        raise VmError(f"invalid --run {line!r}: expected a migrate, pi_stress or spin command "
+                      "line")
     if "--json" in words:
         raise VmError(f"invalid --run {line!r}: leave out --json, the guest adds its own")
     return words

@@ -12,7 +12,12 @@
 #   RTSCHED-FILE-END <name>
 #
 # then, for each command, "RTSCHED-STATUS <n> <exit status>" and at the end
-# "RTSCHED-DONE" (or "RTSCHED-ERROR <reason>"), and powers off.
+# "RTSCHED-DONE" (or "RTSCHED-ERROR <reason>"), and powers off. A machine
+# with one serial port (arm64's virt under QEMU 7.2) sends the frames on
+# the console: /rtsched/config says DATA_PORT=/dev/console, and the kernel's
+# console messages are held back (all but emergencies) while a frame
+# goes, so that none lands inside it; the host takes the frames out of the
+# console, and a damaged one still fails its checksum.
 # RTSCHED_DATA and RTSCHED_ROOT let the tests run the framing on a host.
 
 PATH=/bin
@@ -29,11 +34,14 @@ send_file() {
 	name=${1##*/}
 	size=$(wc -c < "$1")
 	sum=$(sha256sum "$1")
+	[ -n "${DATA_PORT:-}" ] && printk=$(cat /proc/sys/kernel/printk) &&
+		echo 1 > /proc/sys/kernel/printk
 	{
 		echo "RTSCHED-FILE-BEGIN $name $((size)) ${sum%% *}"
 		base64 "$1"
 		echo "RTSCHED-FILE-END $name"
 	} >> "$DATA"
+	[ -n "${DATA_PORT:-}" ] && echo "${printk%%[!0-9]*}" > /proc/sys/kernel/printk
 }
 
 # fail REASON: tell the host why the guest cannot run the experiment
@@ -60,6 +68,7 @@ setup() {
 	# the preemption mode of a PREEMPT_DYNAMIC kernel is in debugfs
 	mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 	. /rtsched/config
+	[ -n "${DATA_PORT:-}" ] && [ -z "${RTSCHED_DATA:-}" ] && DATA=$DATA_PORT
 	# online CPUs, not nproc's: isolcpus= leaves isolated ones out of init's affinity
 	online=$(grep -c '^processor' /proc/cpuinfo)
 	say "kernel $(uname -r), $online CPUs online, $CPUS wanted"

@@ -192,6 +192,37 @@ with tempfile.TemporaryDirectory() as d:
        "not under KVM, nor when the arguments say tsc= themselves")
     ok("-accel kvm" in " ".join(vm.qemu_command("/k", "/i", 2, 512, "kvm", "/d")),
        "kvm when asked")
+    acmd = vm.qemu_command("/k", "/i", 2, 512, "tcg", "/d", arch="arm64")
+    joined = " ".join(acmd)
+    ok(acmd[0] == "qemu-system-aarch64" and "-M virt,gic-version=3" in joined
+       and "console=ttyAMA0" in joined, "arm64: QEMU's virt machine, a GICv3, the PL011 console")
+    ok("file:/d" not in joined and acmd.count("-serial") == 1 and "tsc=" not in joined,
+       "arm64: one serial port (the data shares it), no TSC argument")
+
+    # --- an arm64 Image: its magic, its release from the banner inside it
+    aimg = os.path.join(d, "Image")
+    body = bytearray(0x2000)
+    body[0x38:0x3C] = b"ARM\x64"
+    body[0x1000:0x1000 + 44] = b"Linux version 6.1.0-57-arm64 (x@y) #1 SMP\0"
+    with open(aimg, "wb") as f:
+        f.write(body)
+    ok(vm.image_arch(aimg) == "arm64" and vm.image_release(aimg) == "6.1.0-57-arm64",
+       f"an arm64 Image: its magic, its release {vm.image_release(aimg)}")
+    ok(vm.image_arch(img) == "x86_64" and vm.image_arch(cfg) is None,
+       "a bzImage header is x86_64; a text file no kernel")
+
+    # --- frames on the console (arm64): taken out of what else it printed
+    doc = b'{"a": 1}\n'
+    frame = (f"RTSCHED-FILE-BEGIN 1.json {len(doc)} {hashlib.sha256(doc).hexdigest()}\n"
+             f"{base64.b64encode(doc).decode()}\nRTSCHED-FILE-END 1.json\n")
+    console = ("[    9.1] sched: RT throttling activated\nTask  vol\nRTSCHED-RUN-END 1 0\n"
+               + frame + "RTSCHED-STATUS 1 0\nrtsched-guest: done\nRTSCHED-DONE 1\n")
+    got = vm.decode_frames(vm.frames_in_console(console))
+    ok(got["files"] == {"1.json": doc} and got["status"] == {1: 0} and got["done"],
+       "frames on the console: the file, the status, the end, the rest left out")
+    damaged = console.replace("RTSCHED-FILE-END", "[   10.2] a kernel line\nRTSCHED-FILE-END")
+    raises(lambda: vm.decode_frames(vm.frames_in_console(damaged)), vm.FrameError, "damaged",
+           "a kernel line inside a frame damages it: refused, never kept")
 
     # --- a guest's layout: sockets, cores, threads, a node per socket
     topo = vm.parse_topology("sockets=2,cores=2,threads=2,nodes=2")
