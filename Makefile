@@ -8,6 +8,7 @@
 #   make install    install everything a user runs, as rtsched-NAME, under $(DESTDIR)$(prefix)
 #   make check-fresh  make run and make check in a minimal Debian 12 root (as root)
 #   make check-lava   the lab test definition in a real LAVA job, QEMU, offline (as root)
+#   make check-deb    the Debian package: built (amd64, arm64), lintian, autopkgtest, piuparts (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make static-arm64  the same for arm64 guests, cross-built (build/arm64/static/)
 #   make reproduce  the 2010 result: two kernels in QEMU, results/reproduction/
@@ -99,7 +100,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_TEST_TIMEOUT ?= 420
 
 .PHONY: all deps check-deps run check bench install uninstall clean fuzz soak \
-	check-asan check-tsan analyze static static-arm64 reproduce reproduce-6.12 check-fresh check-lava \
+	check-asan check-tsan analyze static static-arm64 reproduce reproduce-6.12 check-fresh check-lava check-deb \
 	bisect-demo
 all: check-deps $(PROGRAMS)
 
@@ -371,6 +372,12 @@ uninstall:
 # root, make run and make check inside it (scripts/check-fresh, as root).
 check-fresh:
 	$(Q)scripts/check-fresh
+
+# The Debian package, as a distribution checks it (scripts/check-deb, as
+# root): built in a fresh Debian 12 root for amd64 and, cross, arm64;
+# lintian; autopkgtest; piuparts; installed with apt in a fresh root and run.
+check-deb:
+	$(Q)scripts/check-deb
 
 # lava/rtsched in a LAVA job (lava-run of Debian 12's lava-dispatcher) on
 # Debian's 6.1 kernel in QEMU, its test cases read back (scripts/check-lava,

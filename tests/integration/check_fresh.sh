@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # scripts/check-fresh without Debian: its refusals (exit 4: not root, no
-# debootstrap, no mirror), and its lifecycle on a root made here of a static
+# debootstrap, no mirror; exit 2: the package jobs' bad words; and
+# check-deb's), and its lifecycle on a root made here of a static
 # busybox and a fake make: the exit statuses and the closing line it reports,
 # a failure or a skip inside failing it, and a SIGTERM in the middle of
 # make check ending it at once with nothing left: no process of the root, no
@@ -30,6 +31,22 @@ run_bounded 20 $CF --bogus
 check "an unknown argument: exit 2 (got $rc)" test "$rc" -eq 2
 run_bounded 20 $CF --root "$TMP/nowhere"
 check "a --root that is no root file system: exit 2 (got $rc)" test "$rc" -eq 2
+# the package's jobs: their words checked before anything is built
+for args in "--build-deb" "--build-deb arm64" "--build-deb arm_64 $TMP/debs" \
+	"--install-deb" "--install-deb $TMP/nothing.deb" "--install-deb $0"; do
+	# shellcheck disable=SC2086 # the words are meant to split
+	run_bounded 20 $CF $args
+	check "$args: exit 2 (got $rc), one line" \
+		bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q -- '--\(build\|install\)-deb' '$TMP/err'" ||
+		diag "$TMP/err"
+done
+# check-deb: its refusals
+run_bounded 20 scripts/check-deb --bogus
+check "check-deb with an unknown argument: exit 2 (got $rc)" test "$rc" -eq 2
+install -m 755 scripts/check-deb "$TMP/check-deb"
+run_bounded 20 setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/check-deb"
+check "check-deb not as root: exit 4 (got $rc), saying so" \
+	bash -c "[ $rc -eq 4 ] && grep -q '^check-deb: needs root' '$TMP/err'"
 
 # --- a root of a static busybox whose make does what /etc/fake-make says
 if ! file -L /bin/busybox 2>/dev/null | grep -q 'statically linked'; then
