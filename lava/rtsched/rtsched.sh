@@ -11,15 +11,21 @@
 #   rtsched.sh [-b "migrate pi_stress spin"] [-m MODE] [-t THREADS] [-l LOCKS]
 #              [-p true|false] [-d DURATION] [-L LOOPS] [-r REPEATS]
 #              [-w BACKGROUND_CMD] [-B BASELINE] [-f "COND ..."]
-#              [-R RTSCHED] [-s true|false]
+#              [-R RTSCHED] [-s true|false] [-P PACKAGE]
 #   rtsched.sh -S FILE    send FILE's lines as LAVA test cases (where
 #                         test-definitions' send-to-lava.sh is not at hand)
 #
-# rtsched is found in -R (a source tree or an installed libexec/rtsched
-# folder), else installed (rtsched-migrate in PATH), else in the tree this
-# folder belongs to; its programs are used as built there, else its static
-# ones (make static), else it is built (installing what the build needs
-# with scripts/install-deps --build, unless -s true).
+# With -P (a Debian package: a .deb path or http(s) URL), rtsched is that
+# package, installed with apt-get (which fetches what it depends on) before
+# anything runs. Else rtsched is found in -R (a source tree or an installed
+# libexec/rtsched or lib/rtsched folder), else installed (rtsched-migrate
+# in PATH), else in the tree this folder belongs to; its programs are used
+# as built there, else its static ones (make static), else it is built
+# (installing what the build needs with scripts/install-deps --build,
+# unless -s true). One case says which: rtsched-install-package (pass, or
+# fail with apt's line, every benchmark then failing with it),
+# rtsched-install-built (built here), rtsched-install-found (installed or
+# built already); its log names the version and where.
 #
 # Verdicts are test cases, never the exit status: LAVA runs the steps under
 # `set -e`, and a failing step would end the whole definition. Exit status:
@@ -33,16 +39,17 @@ OUTPUT="$HERE/output"
 RESULT_FILE="$OUTPUT/result.txt"
 
 BENCHMARKS=migrate MODE=contention THREADS="" LOCKS="" PI=true DURATION=10s LOOPS=""
-REPEATS=3 BACKGROUND_CMD="" BASELINE="" FAIL_IF="" RTSCHED="" SKIP_INSTALL=false SEND=""
+REPEATS=3 BACKGROUND_CMD="" BASELINE="" FAIL_IF="" RTSCHED="" SKIP_INSTALL=false SEND="" PACKAGE=""
+BUILT=""
 
 usage() {
 	echo "usage: $0 [-b BENCHMARKS] [-m MODE] [-t THREADS] [-l LOCKS] [-p true|false]" \
 		"[-d DURATION] [-L LOOPS] [-r REPEATS] [-w BACKGROUND_CMD] [-B BASELINE]" \
-		"[-f FAIL_IF] [-R RTSCHED] [-s true|false] | -S FILE" >&2
+		"[-f FAIL_IF] [-R RTSCHED] [-s true|false] [-P PACKAGE] | -S FILE" >&2
 	exit 2
 }
 
-while getopts "b:m:t:l:p:d:L:r:w:B:f:R:s:S:" opt; do
+while getopts "b:m:t:l:p:d:L:r:w:B:f:R:s:S:P:" opt; do
 	case "$opt" in
 	b) BENCHMARKS=$OPTARG ;;
 	m) MODE=$OPTARG ;;
@@ -58,6 +65,7 @@ while getopts "b:m:t:l:p:d:L:r:w:B:f:R:s:S:" opt; do
 	R) RTSCHED=$OPTARG ;;
 	s) SKIP_INSTALL=$OPTARG ;;
 	S) SEND=$OPTARG ;;
+	P) PACKAGE=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -108,9 +116,43 @@ report() {
 	say "$1 $2: $3"
 }
 
+# fetch URL FILE: with curl, else wget
+fetch() {
+	if command -v curl >/dev/null 2>&1; then
+		curl -fsSL -o "$2" "$1"
+	else
+		wget -q -O "$2" "$1"
+	fi
+}
+
+# install PACKAGE (a .deb path or URL) with apt-get, or WHY not
+install_package() {
+	case "$PACKAGE" in
+	http://* | https://*)
+		deb=$OUTPUT/${PACKAGE##*/}
+		case "$deb" in *.deb) ;; *) deb=$OUTPUT/rtsched.deb ;; esac
+		say "package: fetching $PACKAGE"
+		fetch "$PACKAGE" "$deb" || { WHY="PACKAGE '$PACKAGE': cannot fetch it"; return 1; }
+		;;
+	/*) deb=$PACKAGE ;;
+	*) deb=$PWD/$PACKAGE ;;
+	esac
+	[ -f "$deb" ] && [ -r "$deb" ] || { WHY="PACKAGE '$PACKAGE': no such readable file"; return 1; }
+	say "package: apt-get install $deb"
+	# apt takes a path to a .deb as a package; it fetches what the package depends on
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >"$OUTPUT/install.log" 2>&1; then
+		WHY="PACKAGE '$PACKAGE': apt-get install failed: $(grep -v '^ *$' "$OUTPUT/install.log" | tail -n 1)"
+		return 1
+	fi
+	command -v rtsched-migrate >/dev/null 2>&1 ||
+		{ WHY="PACKAGE '$PACKAGE' installed no rtsched-migrate: not rtsched's package"; return 1; }
+}
+
 # TOP (rtsched's folder) and LINES (its result-lines), or WHY not
 find_rtsched() {
-	if [ -n "$RTSCHED" ]; then
+	if [ -n "$PACKAGE" ]; then
+		TOP=$(dirname "$(readlink -f "$(command -v rtsched-migrate)")")
+	elif [ -n "$RTSCHED" ]; then
 		TOP=$RTSCHED
 	elif m=$(command -v rtsched-migrate); then
 		TOP=$(dirname "$(readlink -f "$m")")
@@ -122,7 +164,7 @@ find_rtsched() {
 	fi
 	LINES=$TOP/scripts/result-lines
 	if [ ! -x "$LINES" ]; then
-		WHY="RTSCHED '$TOP': no scripts/result-lines there (a source tree or libexec/rtsched)"
+		WHY="RTSCHED '$TOP': no scripts/result-lines there (a source tree, libexec/rtsched or lib/rtsched)"
 		return 1
 	fi
 	say "rtsched: $TOP"
@@ -140,6 +182,7 @@ find_program() {
 			return 1
 		fi
 		say "building rtsched in $TOP (log: $OUTPUT/build.log)" >&2
+		BUILT=1
 		if ! make -C "$TOP" "$1" >"$OUTPUT/build.log" 2>&1; then
 			echo "building $1 failed: $(tail -n 1 "$OUTPUT/build.log")"
 			return 1
@@ -273,6 +316,13 @@ for b in $BENCHMARKS; do
 	seen="$seen$b "
 done
 
+if [ -n "$PACKAGE" ] && ! install_package; then
+	report rtsched-install-package fail "$WHY"
+	for b in $BENCHMARKS; do
+		report "$b-run" fail "$WHY"
+	done
+	exit 0
+fi
 if ! find_rtsched; then
 	for b in $BENCHMARKS; do
 		report "$b-run" fail "$WHY"
@@ -327,6 +377,15 @@ for b in $BENCHMARKS; do
 	run_benchmark "$b"
 done
 background_stop
+# which rtsched ran: the package given, built here, or found
+version=$("$TOP/migrate" -V 2>/dev/null || "$TOP/static/migrate" -V 2>/dev/null)
+if [ -n "$PACKAGE" ]; then
+	report rtsched-install-package pass "installed $PACKAGE: ${version:-version unknown}, in $TOP"
+elif [ -n "$BUILT" ]; then
+	report rtsched-install-built pass "built in $TOP: ${version:-version unknown}"
+else
+	report rtsched-install-found pass "found in $TOP: ${version:-version unknown}"
+fi
 
 say "result lines ($RESULT_FILE):"
 cat "$RESULT_FILE"

@@ -183,6 +183,21 @@ check "  the good condition judged, each bad one a failing case of its own" \
 	eval 'grep -q "^migrate-fail-if-migrated-highest-rose-50pct " "$R" && grep -qx "migrate-fail-if-invalid-2 fail" "$R" &&
 		grep -qx "migrate-fail-if-invalid-3 fail" "$R" && grep -q "expected COLUMN:ROW" "$TMP/def/output/migrate-fail-if-invalid-2.log"' ||
 	diag "$R"
+check "  which rtsched ran: found, with its version and folder" \
+	eval 'grep -qx "rtsched-install-found pass" "$R" && grep -q "^found in $TOP: migrate (rtsched) " "$TMP/def/output/rtsched-install-found.log"' ||
+	diag "$R"
+# PACKAGE: installed with apt instead of building; one that cannot be is the
+# install's failing case, and every benchmark's, with apt's or the reason
+run_bounded 60 sh "$TMP/def/rtsched.sh" -P "$TMP/no-such.deb" -b 'migrate spin'
+check "a PACKAGE that is not there: exit 0 (got $rc), rtsched-install-package fail, each benchmark failing" \
+	eval '[ $rc -eq 0 ] && [ "$(sort "$R" | tr "\n" " ")" = "migrate-run fail rtsched-install-package fail spin-run fail " ]' ||
+	diag "$R"
+check "  saying why" grep -q "PACKAGE '$TMP/no-such.deb': no such readable file" "$TMP/def/output/migrate-run.log"
+printf 'not a package\n' >"$TMP/bogus.deb"
+run_bounded 120 sh "$TMP/def/rtsched.sh" -P "$TMP/bogus.deb" -b migrate
+check "a PACKAGE apt cannot install: rtsched-install-package fail with apt's last line" \
+	eval '[ $rc -eq 0 ] && grep -qx "rtsched-install-package fail" "$R" && grep -q "apt-get install failed: " "$TMP/def/output/rtsched-install-package.log"' ||
+	diag "$TMP/def/output/rtsched-install-package.log"
 # a baseline of several results (jobs, each a sitting), space-separated: this
 # job's one sitting is judged against their spread, never "undecided"
 for i in 1 2 3; do
