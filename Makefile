@@ -7,7 +7,7 @@
 #   make bench      print measured speed and accuracy figures (as root)
 #   make install    install everything a user runs, as rtsched-NAME, under $(DESTDIR)$(prefix)
 #   make check-fresh  make run and make check in a minimal Debian 12 root (as root)
-#   make check-lava   the lab test definition in a real LAVA job, QEMU, offline (as root)
+#   make check-lava   the lab test definition in real LAVA jobs (amd64, arm64), QEMU, offline (as root)
 #   make check-deb    the Debian package: built (amd64, arm64), lintian, autopkgtest, piuparts (as root)
 #   make static     statically linked programs for a VM's initramfs (static/)
 #   make static-arm64  the same for arm64 guests, cross-built (build/arm64/static/)
@@ -380,10 +380,12 @@ check-deb:
 	$(Q)scripts/check-deb
 
 # lava/rtsched in a LAVA job (lava-run of Debian 12's lava-dispatcher) on
-# Debian's 6.1 kernel in QEMU, its test cases read back (scripts/check-lava,
-# as root). The guest gets rtsched by make install, hence all.
-check-lava: all
+# Debian's 6.1 kernel in QEMU, this machine's architecture and arm64, its
+# test cases read back (scripts/check-lava, as root). The definition
+# installs rtsched's package in the guest, built for it in a fresh root.
+check-lava:
 	$(Q)scripts/check-lava
+	$(Q)scripts/check-lava --arch arm64
 
 clean:
 	rm -f $(PROGRAMS) $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \

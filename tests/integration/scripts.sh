@@ -32,6 +32,9 @@ check "kernel-matrix --results /proc/x: exit 2 (got $rc) before any guest, one l
 run_bounded 60 scripts/check-lava --kernel foo
 check "check-lava --kernel foo: exit 2 (got $rc), one line naming what it takes" \
 	eval '[ $rc -eq 2 ] && one_line "^check-lava: invalid --kernel .foo.: expected a Debian kernel package"'
+run_bounded 60 scripts/check-lava --arch riscv64
+check "check-lava --arch riscv64: exit 2 (got $rc), one line naming what it takes" \
+	eval '[ $rc -eq 2 ] && one_line "^check-lava: invalid --arch .riscv64.: expected amd64 or arm64$"'
 # an abbreviated option is not taken for the one it begins: --cpu 8 booted a
 # 2-CPU guest past the --topology check (argparse's prefix matching)
 for s in kernel-matrix compare batch bisect result-lines plot calibrate reproduce kernel-variant; do
