@@ -382,10 +382,13 @@ check-deb:
 # lava/rtsched in a LAVA job (lava-run of Debian 12's lava-dispatcher) on
 # Debian's 6.1 kernel in QEMU, this machine's architecture and arm64, its
 # test cases read back (scripts/check-lava, as root). The definition
-# installs rtsched's package in the guest, built for it in a fresh root.
+# installs rtsched's package in the guest, built for it in a fresh root, or
+# taken from LAVA_DEBS=DIR (rtsched_VERSION_ARCH.deb there: make check-deb's).
 check-lava:
-	$(Q)scripts/check-lava
-	$(Q)scripts/check-lava --arch arm64
+	$(Q)st=0; for a in $$(dpkg --print-architecture) arm64; do \
+		scripts/check-lava --arch $$a \
+			$(if $(LAVA_DEBS),--package $(call sq,$(LAVA_DEBS))/rtsched_$(VERSION)_$$a.deb) || st=1; \
+	done; exit $$st
 
 clean:
 	rm -f $(PROGRAMS) $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \

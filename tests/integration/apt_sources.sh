@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests Python scripts, no compiled program)
 # A Debian 12 without bookworm-security (apt's sources as a plain bookworm
 # gives them: here through APT_CONFIG, the machine's own left alone) lacks
 # the 6.12 kernels, their source and images. The scripts that would fetch

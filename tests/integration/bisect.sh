@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests Python scripts, no compiled program)
 # scripts/bisect with stand-ins for the build and the guest: a small git
 # history whose one planted commit raises task 7's migrations from ~5 to
 # ~500 (tests/integration/bisect-stand-in writes real result files with
@@ -249,7 +250,7 @@ guest_refuse() { # guest_refuse MESSAGE RUN: a --run line the guest would refuse
 		bash -c "[ $rc -eq 2 ] && [ ! -e '$TMP/rg/revisions' ] && grep -qF -- \"\$1\" '$TMP/err'" _ "$1" ||
 		diag "$TMP/err"
 }
-guest_refuse "invalid --run 'spin -d 2': expected a migrate or pi_stress command line" 'spin -d 2'
+guest_refuse "invalid --run 'cyclictest -d 2': expected a migrate, pi_stress or spin command line" 'cyclictest -d 2'
 guest_refuse "invalid --run 'migrate -d 2 --json x': leave out --json, the guest adds its own" 'migrate -d 2 --json x'
 mkdir -p "$TMP/dmg"
 bisect --results "$TMP/dmg" >/dev/null

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests a shell script, no compiled program)
 # scripts/check-fresh without Debian: its refusals (exit 4: not root, no
 # debootstrap, no mirror; exit 2: the package jobs' bad words; and
 # check-deb's), and its lifecycle on a root made here of a static

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests a shell script, no compiled program)
 # scripts/install-deps: after make check's own run of it nothing is missing,
 # and a second run says so; each requirement's test catches what is really
 # missing (libtraceevent, which libtracefs.pc requires and Debian's

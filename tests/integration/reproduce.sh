@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests Python scripts, no compiled program)
 # scripts/reproduce --assemble on the reproduction stored in
 # results/reproduction/ (CI cannot build two kernels per submission): the
 # four tables beside the commit's, the significance from scripts/compare,
