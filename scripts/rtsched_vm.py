@@ -68,14 +68,13 @@ def image_release(path):
     """The release of the kernel image PATH, or None: an x86 image's from its
     boot header's kernel_version string ("6.1.0-57-amd64 (debian-kernel@...)
     #1 ..."); an arm64 Image's (uncompressed, with no such header) from the
-    banner inside it ("Linux version 6.1.0-57-arm64 (...")."""
+    banner inside it ("Linux version 6.1.0-57-arm64 (...": the whole image read)."""
+    arch = image_arch(path)
     try:
         with open(path, "rb") as f:
             hdr = f.read(0x210)
-            arch = image_arch(path)
             if arch == "arm64":
-                f.seek(0)
-                body = f.read()
+                body = hdr + f.read()
                 at = body.find(b"Linux version ")
                 text = body[at + len(b"Linux version "):at + 256] if at >= 0 else b""
             elif arch == "x86_64" and len(hdr) >= 0x210:
@@ -92,12 +91,13 @@ def image_release(path):
     return rel if re.fullmatch(r"[0-9][0-9A-Za-z.+_-]*", rel) else None
 
 
-def image_config(path):
+def image_config(path, rel=None):
     """The build configuration of the kernel image PATH, where it is kept
     beside it: config-RELEASE (a Debian package's boot/), config (a
-    kernel-variant image), ../../../.config (a build tree's bzImage); or None."""
+    kernel-variant image), ../../../.config (a build tree's bzImage); or None.
+    REL: its release, where the caller has read it already."""
     d = os.path.dirname(os.path.abspath(path))
-    rel = image_release(path)
+    rel = rel or image_release(path)
     for c in ([os.path.join(d, f"config-{rel}")] if rel else []) + [
             os.path.join(d, "config"), os.path.join(d, "..", "..", "..", ".config")]:
         if os.path.isfile(c):
@@ -161,7 +161,8 @@ def build_initramfs(dest, busybox, programs, commands, cpus, command_timeout=120
 
 
 _BEGIN = re.compile(r"RTSCHED-FILE-BEGIN (\S+) (\d+) ([0-9a-f]{64})")
-_DATA_LINES = ("RTSCHED-STATUS ", "RTSCHED-SETUP-FAILED ", "RTSCHED-DONE", "RTSCHED-ERROR ")
+# the data port's lines besides the frames (a console shows none of them)
+DATA_LINES = ("RTSCHED-STATUS ", "RTSCHED-SETUP-FAILED ", "RTSCHED-DONE", "RTSCHED-ERROR ")
 
 
 def frames_in_console(console):
@@ -175,7 +176,7 @@ def frames_in_console(console):
         line = line.strip()
         if _BEGIN.fullmatch(line):
             inside = True
-        if inside or line.startswith(_DATA_LINES):
+        if inside or line.startswith(DATA_LINES):
             out.append(line)
         if line.startswith("RTSCHED-FILE-END"):
             inside = False

@@ -351,11 +351,7 @@ case "$BASELINE" in
 		http://* | https://*)
 			dst=$OUTPUT/baseline/$n.json
 			say "baseline: fetching $src"
-			if command -v curl >/dev/null 2>&1; then
-				curl -fsSL -o "$dst" "$src"
-			else
-				wget -q -O "$dst" "$src"
-			fi || say "baseline: cannot fetch $src: the conditions will say so"
+			fetch "$src" "$dst" || say "baseline: cannot fetch $src: the conditions will say so"
 			;;
 		/*) dst=$src ;;
 		*) dst=$PWD/$src ;;
