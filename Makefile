@@ -253,7 +253,8 @@ run: deps
 CHECK_STATIC := static
 # and arm64's, for the arm64 guest (tests/integration/arm64.sh)
 CHECK_CROSS := static-arm64
-SAN_STATIC = $(MAKE) --no-print-directory static && rm -f $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d
+SAN_STATIC = $(MAKE) --no-print-directory static $(if $(SAN_ALL),$(CHECK_CROSS)) && \
+	rm -f $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d
 
 # (the static programs' own object even where they are not linked, under the
 # sanitizers: tests/layers reads every folder's objects)
@@ -268,31 +269,35 @@ bench: deps
 
 # make check again with the sanitizers: AddressSanitizer with
 # UndefinedBehaviorSanitizer, then ThreadSanitizer (the benchmarks are
-# threaded). Each rebuilds from clean and cleans after itself. TSan's thread
-# leak report is off: a run the watchdog ends exits without joining its
-# stuck threads, on purpose. The tests that test no sanitized program (the
-# guests', which run the static programs; a Python script's) are not run
-# again under them (RTSCHED_SANITIZED: tests/run lists them and why).
+# threaded). Each rebuilds from clean and cleans after itself, keeping the
+# tests' TAP (tests/out). TSan's thread leak report is off: a run the
+# watchdog ends exits without joining its stuck threads, on purpose. The
+# tests that test no sanitized program (the guests', which run the static
+# programs; a Python script's) are not run again under them
+# (RTSCHED_SANITIZED: tests/run lists them and why); watch.sh's stall runs
+# last 20 s, not make check's 60. SAN_ALL=1 runs the tests left out too, as
+# make check runs them: make check-asan SAN_ALL=1 is then make check and its
+# sanitized run in one (check-fresh --sanitized: CI's run in the fresh root).
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory clean
 	$(Q)$(SAN_STATIC)
 	$(Q)install -m 644 tests/lsan.supp /tmp/rtsched-lsan.supp	# readable by the tests' other users
 	$(Q)ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0 \
 		UBSAN_OPTIONS=print_stacktrace=1 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
-		RTSCHED_SANITIZED=address,undefined \
+		RTSCHED_SANITIZED=address,undefined RTSCHED_SANITIZED_ALL=$(SAN_ALL) WATCH_SECONDS=20 \
 		LSAN_OPTIONS=suppressions=/tmp/rtsched-lsan.supp \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= CHECK_CROSS= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
-	$(Q)$(MAKE) --no-print-directory clean
+	$(Q)$(MAKE) --no-print-directory clean KEEP_TESTS_OUT=1
 
 check-tsan: deps
 	$(Q)$(MAKE) --no-print-directory clean
 	$(Q)$(SAN_STATIC)
 	$(Q)TSAN_OPTIONS=halt_on_error=1:report_thread_leaks=0 RTSCHED_TEST_TIMEOUT=$(SAN_TEST_TIMEOUT) \
-		RTSCHED_SANITIZED=thread \
+		RTSCHED_SANITIZED=thread WATCH_SECONDS=20 \
 		$(MAKE) --no-print-directory check CC=$(SAN_CC) CHECK_STATIC= CHECK_CROSS= \
 		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" LDFLAGS="-fsanitize=thread"
-	$(Q)$(MAKE) --no-print-directory clean
+	$(Q)$(MAKE) --no-print-directory clean KEEP_TESTS_OUT=1
 
 # Static analysis: cppcheck, GCC's -fanalyzer over every source, and the layer rule
 # (tests/layers: no include or call up a floor or across to a sibling).
@@ -369,9 +374,10 @@ uninstall:
 		echo "uninstall: kept $$f: it holds files install did not write" >&2; done
 
 # The README's two commands where nothing is installed: a minimal Debian 12
-# root, make run and make check inside it (scripts/check-fresh, as root).
+# root, make run and make check inside it (scripts/check-fresh, as root;
+# FRESH_FLAGS=--sanitized: make check-asan SAN_ALL=1 there instead, as CI does).
 check-fresh:
-	$(Q)scripts/check-fresh
+	$(Q)scripts/check-fresh $(FRESH_FLAGS)
 
 # The Debian package, as a distribution checks it (scripts/check-deb, as
 # root): built in a fresh Debian 12 root for amd64 and, cross, arm64;
@@ -394,6 +400,6 @@ clean:
 	rm -f $(PROGRAMS) $(LIB) $(TRACE_LIB) src/*/*.o src/*/*.d tests/unit/*.d $(UNIT_TESTS) \
 		tests/bench/bench tests/bench/*.d tests/fuzz/replay_* tests/fuzz/fuzz_? tests/fuzz/*.d \
 		$(patsubst %,tests/fuzz/fuzz_%,$(FUZZERS))
-	rm -rf tests/out static build
+	rm -rf $(if $(KEEP_TESTS_OUT),,tests/out) static build
 
 -include $(wildcard $(O)src/*/*.d tests/unit/*.d tests/bench/*.d tests/fuzz/*.d)

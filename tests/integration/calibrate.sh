@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests a Python script; the short migrate runs it makes are ordinary ones)
 # scripts/calibrate for real on this machine: four processes of a short
 # migrate run are four sittings of one boot; their spread, the gate's false
 # alarms and the smallest change it catches for designs of one and two a

@@ -34,7 +34,7 @@ run_bounded 20 $CF --root "$TMP/nowhere"
 check "a --root that is no root file system: exit 2 (got $rc)" test "$rc" -eq 2
 # the package's jobs: their words checked before anything is built
 for args in "--build-deb" "--build-deb arm64" "--build-deb arm_64 $TMP/debs" \
-	"--install-deb" "--install-deb $TMP/nothing.deb" "--install-deb $0"; do
+	"--install-deb" "--install-deb $TMP/nothing.deb" "--install-deb $0" "--sanitized --build-deb amd64 $TMP/debs"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	run_bounded 20 $CF $args
 	check "$args: exit 2 (got $rc), one line" \
@@ -57,7 +57,7 @@ fi
 R=$TMP/fakeroot
 mkdir -p "$R"/{bin,usr/bin,etc,proc,sys,dev,tmp,root}
 cp /bin/busybox "$R/bin/"
-for t in sh env sleep cat echo; do ln -s busybox "$R/bin/$t"; done
+for t in sh env sleep cat echo mkdir; do ln -s busybox "$R/bin/$t"; done
 ln -s ../../bin/env "$R/usr/bin/env"
 cat >"$R/usr/bin/make" <<'MAKE'
 #!/bin/sh
@@ -70,9 +70,15 @@ check:pass) echo "7 passed, 0 failed, 0 skipped" ;;
 check:skip) echo "    ok 7 - # SKIP groff is not installed"; echo "6 passed, 0 failed, 1 skipped" ;;
 check:fail) echo "6 passed, 1 failed, 0 skipped"; exit 2 ;;
 check:hang) echo "hanging"; exec sleep 317 ;;
+check-asan:pass)
+	mkdir -p tests/out
+	echo "# SKIP under a sanitizer the huge heap is refused" >tests/out/unit_test_heap.tap
+	echo "    ok 7 - heap # SKIP (see above)"
+	echo "6 passed, 0 failed, 1 skipped" ;;
 esac
 MAKE
-chmod +x "$R/usr/bin/make"
+printf '#!/bin/sh\necho "fake apt-get $*" >&2\n' >"$R/usr/bin/apt-get"
+chmod +x "$R/usr/bin/make" "$R/usr/bin/apt-get"
 mkdir -p "$TMP/mirror/dists/bookworm"
 echo "Origin: rtsched test" >"$TMP/mirror/dists/bookworm/Release"
 # a test-definitions checkout to copy in, so that no skip is expected whether
@@ -105,6 +111,15 @@ check "a skipped check: exit 1 (got $rc), naming it" \
 	bash -c "[ $rc -eq 1 ] && grep -q '# SKIP groff is not installed' '$TMP/out'"
 fresh skip --allow-skips
 check "  --allow-skips lets it pass (exit $rc)" test "$rc" -eq 0
+fresh pass --sanitized
+check "--sanitized: exit 0 (got $rc)" test "$rc" -eq 0 || diag "$TMP/out" "$TMP/err"
+check "  clang and its runtimes installed after make run" \
+	awk '/^fake make run/ { run = NR } /^fake apt-get install .* clang libclang-rt-dev/ { apt = NR }
+		END { exit !(run && apt > run) }' "$TMP/out" || diag "$TMP/out"
+check "  make check-asan SAN_ALL=1 instead of make check, reported" \
+	grep -q '^check-fresh: make check-asan SAN_ALL=1: exit 0 (0m[0-9][0-9]s): 6 passed, 0 failed, 1 skipped$' "$TMP/out"
+check "  the sanitizer's own skip expected, said" \
+	grep -q '^check-fresh: 1 checks skipped under the sanitizer, as they say: expected$' "$TMP/out"
 
 # --- SIGTERM while make check hangs
 echo hang >"$R/etc/fake-make"

@@ -48,7 +48,7 @@ check "  it depends on python3 and the libraries it links" \
 # lintian as a user (it warns against root); the .changes names the .deb files
 chmod 755 "$TMP"
 chmod -R a+rX "$TMP"
-run_bounded 240 setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp \
+run_bounded 240 setpriv --reuid=nobody --regid=nogroup --clear-groups env -C / HOME=/tmp \
 	lintian -I --fail-on error,warning "$TMP/rtsched_${version}_$arch.changes"
 check "lintian: no error, no warning (exit $rc)" test "$rc" -eq 0 || diag "$TMP/out" "$TMP/err"
 check "  and every override it used is in debian/rtsched.lintian-overrides, with its reason" \

@@ -40,11 +40,15 @@ check "every top-level entry is in the README's layout" test ! -s "$TMP/undocume
 # make check-asan and check-tsan leave out the tests that test no sanitized
 # program, each named with its reason (tests/run); every test that boots a
 # guest is one of them, and make check still runs it
-RTSCHED_SANITIZED=address tests/run kernel_variant.sh >"$TMP/san" 2>&1
+env -u RTSCHED_SANITIZED_ALL RTSCHED_SANITIZED=address tests/run kernel_variant.sh >"$TMP/san" 2>&1
 check "under the sanitizers a marked test is listed with its reason, not run" \
 	grep -q '^integration/kernel_variant.sh  *not run under the sanitizers: it tests a Python script' "$TMP/san" ||
 	diag "$TMP/san"
 check "and counted nowhere" grep -qx '0 passed, 0 failed, 0 skipped' "$TMP/san"
+# with RTSCHED_SANITIZED_ALL (the fresh root's run) it is run, and counted
+RTSCHED_SANITIZED=address RTSCHED_SANITIZED_ALL=1 tests/run apt_sources.sh >"$TMP/all" 2>&1
+check "with RTSCHED_SANITIZED_ALL a marked test is run and counted" \
+	grep -qE '^[1-9][0-9]* passed, 0 failed, 0 skipped$' "$TMP/all" || diag "$TMP/all"
 for t in $(grep -l '^\. .*guest\.bash"$' tests/integration/*.sh); do
 	check "${t##*/} boots guests and is left to make check under the sanitizers" \
 		grep -q '^# sanitizers: not run (' "$t"

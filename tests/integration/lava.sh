@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests the lab definition, a shell script, under test-definitions' runner; the runs it makes are ordinary ones)
 # rtsched in a test lab, under the tools labs run, none of them written here:
 # the test definition (lava/rtsched/) run by Linaro test-definitions' own
 # test-runner.py, dropped into its checkout and from rtsched's repository;

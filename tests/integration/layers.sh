@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
+# sanitizers: not run (it tests the layer rule, tests/layers, a script make analyze runs on every build)
 # The layer rule (tests/layers, run by make analyze): the tree keeps it, and
 # a copy of the tree with one breach planted is refused, naming the breach:
 # an include going up a floor, one across to a sibling, one of the trace

@@ -67,19 +67,43 @@ sys.exit(subprocess.call(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL))' "$@
 # The capability, probed: can this process run SCHED_FIFO at all?
 have_rt() { chrt -f 1 true 2>/dev/null; }
 
-# rt_hog CPU MS AT NAME: in the background, an RT task of priority 99 named
-# NAME on CPU, busy MS ms after AT s (killed 10 s after AT at the latest);
-# it sleeps a second before it exits, at once: its exit (the interpreter's
-# and the kernel's, 5-15 ms here at that priority) is not part of the hog
+# rt_hog CPU MS AT NAME [COMM]: in the background, an RT task of priority 99
+# named NAME on CPU, busy MS ms after AT s (killed 10 s after AT at the
+# latest); with COMM, AT counts from when a process named COMM first has a
+# thread of SCHED_FIFO priority 1 (a benchmark's lowest thread by default:
+# a start-up the sanitizers slow is not part of the run), waited for 60 s at
+# most. It sleeps a second before it exits, at once: its
+# exit (the interpreter's and the kernel's, 5-15 ms here at that priority)
+# is not part of the hog
 rt_hog() {
-	timeout -s KILL $(( ${3%.*} + 10 )) taskset -c "$1" chrt -f 99 /usr/bin/python3 -c 'import os, sys, time
+	local wait=0
+	[ -z "${5:-}" ] || wait=60
+	timeout -s KILL $(( ${3%.*} + 10 + wait )) taskset -c "$1" chrt -f 99 /usr/bin/python3 -c 'import glob, os, sys, time
 open("/proc/self/comm", "w").write(sys.argv[3])
+
+def lowest_thread(comm):
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            if open(d + "/comm").read().strip() != comm:
+                continue
+            for t in glob.glob(d + "/task/*/stat"):
+                f = open(t).read().rsplit(")", 1)[1].split()
+                if f[37] == "1" and f[38] == "1":  # rt_priority, policy
+                    return True
+        except (OSError, IndexError):
+            pass
+    return False
+
+if len(sys.argv) > 4:
+    give_up = time.monotonic() + 60
+    while not lowest_thread(sys.argv[4]) and time.monotonic() < give_up:
+        time.sleep(0.01)
 time.sleep(float(sys.argv[2]))
 end = time.monotonic() + float(sys.argv[1]) / 1000
 while time.monotonic() < end:
     pass
 time.sleep(1)
-os._exit(0)' "$2" "$3" "$4" &
+os._exit(0)' "$2" "$3" "$4" ${5:+"$5"} &
 }
 
 require_rt() {

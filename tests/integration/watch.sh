@@ -70,7 +70,7 @@ else
 	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
 	at=$(( 2 + RANDOM % (SECONDS_RUN - 5) )).$(( RANDOM % 10 ))
 	echo "# the stall: 30 ms on CPU $CPU at $at s of a $SECONDS_RUN s run"
-	rt_hog "$CPU" 30 "$at" planted-stall
+	rt_hog "$CPU" 30 "$at" planted-stall migrate
 	run_bounded $((SECONDS_RUN + 60)) ./migrate -c "$CPU" -t 2 -d "$SECONDS_RUN" -q \
 		--on-threshold 'runnable>20ms' --json "$TMP/stall.json"
 	wait
@@ -115,6 +115,8 @@ open("/proc/self/comm", "w").write("fair-hog")
 while True:
     pass' &
 	hog=$!
+	# named before the run starts: the trace names a task as it was when seen
+	for _ in $(seq 100); do cat /proc/[0-9]*/comm 2>/dev/null | grep -qx fair-hog && break; sleep 0.05; done
 	run_bounded 60 ./migrate -c "$CPU" -t 2 -d 4 -q --on-threshold 'runnable>30ms' \
 		--json "$TMP/hog.json"
 	# (TERM: timeout passes it on to the hog; a KILL would end timeout alone)
