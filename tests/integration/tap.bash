@@ -69,26 +69,28 @@ have_rt() { chrt -f 1 true 2>/dev/null; }
 
 # rt_hog CPU MS AT NAME [COMM]: in the background, an RT task of priority 99
 # named NAME on CPU, busy MS ms after AT s (killed 10 s after AT at the
-# latest); with COMM, AT counts from when a process named COMM first has a
-# thread of SCHED_FIFO priority 1 (a benchmark's lowest thread by default:
-# a start-up the sanitizers slow is not part of the run), waited for 60 s at
-# most. It sleeps a second before it exits, at once: its
-# exit (the interpreter's and the kernel's, 5-15 ms here at that priority)
-# is not part of the hog
+# latest); with COMM, AT counts from when the SCHED_FIFO priority 1 thread
+# of a process named COMM (a benchmark's lowest by default) has had 100 ms
+# of CPU: a run's threads wait at its gate, taking none, until it starts, and
+# the set-up before it (seconds under the sanitizers) is not part of the
+# run. That is waited for 60 s at most. The hog sleeps a second before it
+# exits, at once: its exit (the interpreter's and the kernel's, 5-15 ms here
+# at that priority) is not part of the hog
 rt_hog() {
 	local wait=0
 	[ -z "${5:-}" ] || wait=60
 	timeout -s KILL $(( ${3%.*} + 10 + wait )) taskset -c "$1" chrt -f 99 /usr/bin/python3 -c 'import glob, os, sys, time
 open("/proc/self/comm", "w").write(sys.argv[3])
 
-def lowest_thread(comm):
+def lowest_thread_ran(comm):
     for d in glob.glob("/proc/[0-9]*"):
         try:
             if open(d + "/comm").read().strip() != comm:
                 continue
             for t in glob.glob(d + "/task/*/stat"):
                 f = open(t).read().rsplit(")", 1)[1].split()
-                if f[37] == "1" and f[38] == "1":  # rt_priority, policy
+                # rt_priority, policy; utime + stime in ticks (USER_HZ, 100)
+                if f[37] == "1" and f[38] == "1" and int(f[11]) + int(f[12]) >= 10:
                     return True
         except (OSError, IndexError):
             pass
@@ -96,7 +98,7 @@ def lowest_thread(comm):
 
 if len(sys.argv) > 4:
     give_up = time.monotonic() + 60
-    while not lowest_thread(sys.argv[4]) and time.monotonic() < give_up:
+    while not lowest_thread_ran(sys.argv[4]) and time.monotonic() < give_up:
         time.sleep(0.01)
 time.sleep(float(sys.argv[2]))
 end = time.monotonic() + float(sys.argv[1]) / 1000
